@@ -1,0 +1,38 @@
+"""The ``gametree`` command: solve, analyse and trace games from the terminal."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from ..game import GameError
+from . import searching
+from .parser import CliParser
+
+
+def build_parser() -> CliParser:
+    """The full command-line parser, every command and game included."""
+    parser = CliParser(
+        prog="gametree",
+        description="Game-tree search: minimax, alpha-beta, negamax on any registered game.",
+        epilog="Run 'gametree COMMAND --help' or 'gametree COMMAND GAME --help' for details.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                       parser_class=CliParser)
+    searching.add_commands(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for bad usage or input)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except (GameError, ValueError) as error:
+        print(f"gametree {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    return status

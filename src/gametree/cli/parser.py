@@ -1,0 +1,111 @@
+"""Argument parsing for the ``gametree`` command: one-line errors, games as sub-commands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from ..algorithms import ALGORITHMS
+from ..registry import GameSpec, games
+
+GAME_PREFIX = "game_"
+"""Namespace attributes holding game options are called ``game_<option>``."""
+
+
+class CliParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, exit code 2, and never a traceback."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``prog: error: message`` on one line and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _option_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """Wrap a game option's parser so that its ``ValueError`` text reaches the user."""
+
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return convert
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: a whole number >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
+    return value
+
+
+def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: str) -> None:
+    """The options every searching command shares."""
+    group = parser.add_argument_group("search")
+    group.add_argument("--algorithm", choices=list(ALGORITHMS), default=default_algorithm,
+                       help=f"search algorithm (default: {default_algorithm})")
+    group.add_argument("--depth", type=non_negative_int, metavar="N",
+                       help="look N plies ahead, then use the game's heuristic "
+                            "(default: search to the end of the game)")
+    group.add_argument("--no-distance", dest="by_distance", action="store_false",
+                       help="plain values: do not score wins and losses by their distance "
+                            "(reproduces the seeds' numbers)")
+    group.add_argument("--fail-hard", dest="fail_soft", action="store_false",
+                       help="alphabeta only: return window bounds at pruned nodes "
+                            "(seed 004's pseudo-code) instead of the best value seen")
+    group.add_argument("--exact", dest="exact_root", action="store_true",
+                       help="search every root move with a full window so that every "
+                            "move's value is exact, not a bound")
+    group.add_argument("--seed", type=int, metavar="N",
+                       help="break ties between equally good moves at random from seed N")
+    parser.add_argument("--moves", metavar="\"M M ...\"",
+                        help="start from the position after these moves")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object (see docs/json.md) instead of text")
+
+
+def add_game_commands(
+    command: argparse.ArgumentParser,
+    parent: CliParser,
+    specs: dict[str, GameSpec] | None = None,
+) -> None:
+    """Give ``command`` one sub-command per game, each with the game's options and ``parent``'s."""
+    subparsers = command.add_subparsers(dest="game", metavar="GAME", required=True,
+                                        parser_class=CliParser)
+    for spec in (specs or dict(games())).values():
+        game_parser = subparsers.add_parser(
+            spec.name, help=spec.summary, parents=[parent],
+            description=f"{spec.name}: {spec.summary}. Moves: {spec.notation}.",
+        )
+        group = game_parser.add_argument_group(f"{spec.name} options")
+        for option in spec.options:
+            flag = f"--{option.name.replace('_', '-')}"
+            dest = GAME_PREFIX + option.name
+            if option.flag:
+                group.add_argument(flag, dest=dest, action="store_true", help=option.help)
+            else:
+                default_text = "" if option.default is None else f" (default: {option.default})"
+                group.add_argument(flag, dest=dest, type=_option_type(option.parse),
+                                   metavar=option.metavar, default=option.default,
+                                   help=option.help + default_text)
+
+
+def game_options(namespace: argparse.Namespace) -> dict[str, Any]:
+    """The game options found in a parsed namespace, by option name."""
+    return {
+        name[len(GAME_PREFIX):]: value
+        for name, value in vars(namespace).items()
+        if name.startswith(GAME_PREFIX)
+    }
+
+
+def fail(message: str) -> NoReturn:
+    """Stop the command with a one-line error and exit status 2."""
+    print(f"gametree: error: {message}", file=sys.stderr)
+    raise SystemExit(2)

@@ -1,0 +1,70 @@
+"""Search results as text for people (the JSON form is ``SearchResult.to_dict``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..game import Game
+from ..result import MoveValue, SearchResult
+from ..values import format_value
+
+
+def move_value_text(entry: MoveValue[Any], *, by_distance: bool) -> str:
+    """A root move's value, with ``<=`` or ``>=`` when it is only a bound."""
+    text = format_value(entry.value, by_distance=by_distance)
+    if entry.bound == "upper":
+        return f"<= {text}"
+    if entry.bound == "lower":
+        return f">= {text}"
+    return text
+
+
+def line_text(game: Game[Any, Any], state: Any, moves: tuple[Any, ...]) -> str:
+    """A line of moves from ``state`` as their texts, separated by spaces."""
+    texts = []
+    for move in moves:
+        texts.append(game.format_move(state, move))
+        state = game.play(state, move)
+    return " ".join(texts)
+
+
+def mover_text(game: Game[Any, Any], state: Any) -> str:
+    """Who is to move, in the game's words."""
+    return f"{game.player_names[game.to_move(state)]} to move"
+
+
+def result_text(game: Game[Any, Any], state: Any, result: SearchResult[Any], *,
+                analysis: bool = False) -> str:
+    """A readable report of ``result``: value, best move, line, every root move, cost.
+
+    With ``analysis`` the root moves are listed as seed 000 prints them ("Score for move ...").
+    """
+    by_distance = result.by_distance
+    depth = "to the end" if result.depth is None else f"to depth {result.depth}"
+    value = result.value_text()
+    if result.outcome is None:
+        value += " (heuristic)" if result.stats.evaluations else ""
+    lines = [f"{mover_text(game, state)}: value {value}"]
+    if result.best_move is not None:
+        lines.append(f"best move: {game.format_move(state, result.best_move)}")
+        lines.append(f"principal variation: {line_text(game, state, result.pv)}")
+    if result.moves:
+        width = max(len(game.format_move(state, entry.move)) for entry in result.moves)
+        if not analysis:
+            lines.append("moves:")
+        for entry in result.moves:
+            name = game.format_move(state, entry.move)
+            value_text = move_value_text(entry, by_distance=by_distance)
+            if analysis:
+                lines.append(f"Score for move {name:<{width}} = {value_text}")
+            else:
+                lines.append(f"  {name:<{width}}  {value_text}")
+        if not result.exact:
+            lines.append("(<= v: the move was refuted and searched no further; "
+                         "use --exact for exact values)")
+    stats = result.stats
+    lines.append(
+        f"{result.algorithm}, {depth}: {stats.nodes} nodes, {stats.leaves} leaves, "
+        f"{stats.cutoffs} cut-offs, {stats.seconds:.4f} s"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,164 @@
+"""The Game contract: the few methods a game implements so that every search can play it.
+
+The search knows nothing about any particular game (seed 004: "minimax knows nothing
+whatsoever about The Sticks Game"). It only calls the methods below. A game is a small class,
+usually stateless, whose *states* are immutable, hashable values (tuples, ints, frozen
+dataclasses): the search keeps them in tables and never copies or mutates them.
+
+Required methods: :meth:`Game.initial_state`, :meth:`Game.to_move`, :meth:`Game.moves`,
+:meth:`Game.play` and :meth:`Game.outcome`. Everything else has a sensible default.
+
+A complete example, the Game of Bones of seed 001 (a heap of bones, take 1, 2 or 3, who
+cannot take loses)::
+
+    class Bones(Game[tuple[int, int], int]):
+        def initial_state(self) -> tuple[int, int]:
+            return (6, 0)                      # (bones left, player to move)
+
+        def to_move(self, state: tuple[int, int]) -> int:
+            return state[1]
+
+        def moves(self, state: tuple[int, int]) -> list[int]:
+            return [take for take in (1, 2, 3) if take <= state[0]]
+
+        def play(self, state: tuple[int, int], move: int) -> tuple[int, int]:
+            return (state[0] - move, 1 - state[1])
+
+        def outcome(self, state: tuple[int, int]) -> int | None:
+            if state[0] > 0:
+                return None
+            return -1 if state[1] == 0 else 1  # the player to move cannot take: they lose
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from typing import Generic, TypeVar
+
+from .values import Value
+
+S = TypeVar("S", bound=Hashable)
+"""The type of a game's states: immutable and hashable."""
+
+M = TypeVar("M", bound=Hashable)
+"""The type of a game's moves: hashable, so that tables can remember them."""
+
+
+class GameError(Exception):
+    """A game was used in a way its rules do not allow (base class of the errors below)."""
+
+
+class IllegalMoveError(GameError):
+    """A move that cannot be played in the given state, or text that names no legal move.
+
+    The message says why, in words meant for the person who typed the move.
+    """
+
+
+class PositionError(GameError):
+    """A position description (a move list, a board, a tree) that is malformed or unreachable."""
+
+
+class ContractError(GameError):
+    """A game broke the contract: for example a state with no moves that is not finished."""
+
+
+class Game(ABC, Generic[S, M]):
+    """A two-player, turn-based, perfect-information game.
+
+    Players are numbered 0 (who moves first, MAX in the seeds' diagrams) and 1. Results are
+    reported from player 0's side: positive means player 0 won.
+    """
+
+    name: str = "game"
+    """A short name for messages and logs."""
+
+    player_names: tuple[str, str] = ("first player", "second player")
+    """How to call players 0 and 1 when talking to people (``("X", "O")`` for tic-tac-toe)."""
+
+    @abstractmethod
+    def initial_state(self) -> S:
+        """The state in which the game starts."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> int:
+        """The player (0 or 1) whose turn it is in ``state``."""
+
+    @abstractmethod
+    def moves(self, state: S) -> Sequence[M]:
+        """The legal moves in ``state``, in the order the search should try them.
+
+        Must be empty when the game is over. The order matters: it decides which of several
+        equally good moves is chosen and how much alpha-beta can prune.
+        """
+
+    @abstractmethod
+    def play(self, state: S, move: M) -> S:
+        """The state after ``move`` is played in ``state`` (a new value; ``state`` is unchanged).
+
+        May assume that ``move`` is legal: the search only plays moves from :meth:`moves`.
+        Use :meth:`checked_play` for moves that come from outside.
+        """
+
+    @abstractmethod
+    def outcome(self, state: S) -> Value | None:
+        """``None`` while the game goes on; once it is over, its utility for player 0.
+
+        Positive: player 0 won; negative: player 0 lost; zero: a draw. The magnitude is the
+        "plain" value the seeds print (tic-tac-toe uses 10, Bones uses 1); under distance
+        scoring only the sign counts.
+        """
+
+    def evaluate(self, state: S) -> Value:
+        """A heuristic estimate of a state that is not finished, seen from player 0.
+
+        Used when a depth limit stops the search ("static board evaluator", seed 004).
+        Must lie within ``±gametree.values.HEURISTIC_LIMIT``. The default knows nothing and
+        says 0; override it to play well under a depth limit.
+        """
+        return 0
+
+    def key(self, state: S) -> Hashable:
+        """A compact hashable identity of ``state`` for transposition tables.
+
+        Two states with the same key must have the same value and the same player to move.
+        The default is the state itself.
+        """
+        return state
+
+    def format_move(self, state: S, move: M) -> str:
+        """``move`` (legal in ``state``) as text for people; :meth:`parse_move` reads it back."""
+        return str(move)
+
+    def parse_move(self, state: S, text: str) -> M:
+        """The legal move in ``state`` that ``text`` names.
+
+        Raises :class:`IllegalMoveError` with a reason a person can act on. The default accepts
+        exactly the texts :meth:`format_move` produces (ignoring case and surrounding spaces).
+        """
+        wanted = text.strip().lower()
+        legal = self.moves(state)
+        for move in legal:
+            if self.format_move(state, move).lower() == wanted:
+                return move
+        if not legal:
+            raise IllegalMoveError("the game is over: there is no move to play")
+        choices = ", ".join(self.format_move(state, move) for move in legal)
+        raise IllegalMoveError(f"{text.strip()!r} is not a legal move; legal moves: {choices}")
+
+    def render(self, state: S) -> str:
+        """``state`` drawn as text for a terminal (may span several lines)."""
+        return repr(state)
+
+    def checked_play(self, state: S, move: M) -> S:
+        """Like :meth:`play`, but first raise :class:`IllegalMoveError` if ``move`` is illegal."""
+        if self.outcome(state) is not None:
+            raise IllegalMoveError("the game is over: no more moves can be played")
+        if move not in self.moves(state):
+            raise IllegalMoveError(f"{move!r} is not a legal move here")
+        return self.play(state, move)
+
+    def is_over(self, state: S) -> bool:
+        """True if the game has ended in ``state``."""
+        return self.outcome(state) is not None

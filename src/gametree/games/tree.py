@@ -1,0 +1,475 @@
+"""Explicit game trees, as the textbooks draw them, played like any other game.
+
+A tree is given by the values of its leaves. Four ways to write one are accepted:
+
+* a flat list of the leaves of a complete tree with ``branching`` children per node, left to
+  right (seed 003: ``3 5 2 9 12 5 23 23`` is a binary tree of depth 3) —
+  :meth:`GameTree.from_leaves`;
+* nested lists, one list per inner node (``[[3, 12, 8], [2, 4, 6], [14, 5, 2]]``) —
+  :meth:`GameTree.from_nested`;
+* a mapping from each inner node to its moves and children plus the leaf values, with the
+  names the text uses (aima-python's Fig 5.2: root ``A``, moves ``a1`` .. ``a3``) —
+  :meth:`GameTree.from_mapping`;
+* a JSON document holding any of the above — :meth:`GameTree.from_json`, :func:`load_tree`.
+
+MAX moves at the root, and the players alternate by level. A leaf value is a number, the
+heuristic "goodness" for MAX of the position where the look-ahead stops (seeds 000, 003, 004),
+or one of ``win``, ``loss``, ``draw`` (also ``W``, ``L``, ``D``) for a finished game, seen from
+MAX. Only finished games are proven results scored by their distance; numbers are used as they
+are, so the seeds' values come out unchanged.
+
+Every node has a label. Labels given in breadth-first order name the inner nodes (or all the
+nodes); unnamed inner nodes are lettered ``A``, ``B``, ... breadth-first, and unnamed leaves
+are called after their parent and their position (``H1``, ``H2``). A move is named after the
+node it leads to, unless the mapping form names moves itself.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..game import Game, IllegalMoveError, PositionError
+from ..registry import GameOption, GameSpec
+from ..values import HEURISTIC_LIMIT, WIN, Value
+
+RESULT_WORDS: dict[str, int] = {"win": 1, "w": 1, "loss": -1, "l": -1, "draw": 0, "d": 0}
+"""Leaf words for finished games, seen from MAX."""
+
+
+class TreeFormatError(PositionError, ValueError):
+    """A tree description that cannot be read; the message says what was expected."""
+
+
+@dataclass(frozen=True)
+class _Leaf:
+    """A leaf's value: a heuristic number, or a finished game's result for MAX."""
+
+    value: Value
+    finished: bool
+
+
+def parse_leaf(token: object) -> _Leaf:
+    """Read one leaf value: a number, or ``win``/``loss``/``draw`` (``W``/``L``/``D``)."""
+    if isinstance(token, bool):
+        raise TreeFormatError(f"leaf value {token!r} is not a number or win/loss/draw")
+    if isinstance(token, (int, float)):
+        number: Value = token
+    elif isinstance(token, str):
+        word = token.strip().lower()
+        if word in RESULT_WORDS:
+            return _Leaf(RESULT_WORDS[word], True)
+        try:
+            number = int(word)
+        except ValueError:
+            try:
+                number = float(word)
+            except ValueError:
+                raise TreeFormatError(
+                    f"leaf value {token!r} is not a number or one of win, loss, draw"
+                ) from None
+    else:
+        raise TreeFormatError(f"leaf value {token!r} is not a number or win/loss/draw")
+    if not math.isfinite(number) or abs(number) > HEURISTIC_LIMIT:
+        raise TreeFormatError(
+            f"leaf value {token!r} must be a finite number within ±{HEURISTIC_LIMIT} "
+            "(write win, loss or draw for a finished game)"
+        )
+    return _Leaf(number, False)
+
+
+def parse_leaf_list(text: str) -> list[_Leaf]:
+    """Read leaf values separated by spaces and/or commas (``"3 5 2 9"``, ``"3,5,2,9"``)."""
+    tokens = text.replace(",", " ").split()
+    if not tokens:
+        raise TreeFormatError("no leaf values given: expected numbers such as \"3 5 2 9\"")
+    return [parse_leaf(token) for token in tokens]
+
+
+def letters(index: int) -> str:
+    """Spreadsheet-style letters: 0 -> A, 25 -> Z, 26 -> AA."""
+    name = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        name = chr(ord("A") + rest) + name
+    return name
+
+
+class GameTree(Game[int, int]):
+    """A finite game tree given explicitly. States and moves are node numbers (root: 0)."""
+
+    name = "tree"
+    player_names = ("MAX", "MIN")
+
+    def __init__(
+        self,
+        children: Sequence[Sequence[int]],
+        leaves: Mapping[int, _Leaf],
+        labels: Sequence[str],
+        move_names: Sequence[Sequence[str]] | None = None,
+    ) -> None:
+        """Build a tree from node numbers in breadth-first order; prefer the ``from_*`` builders."""
+        self._children = tuple(tuple(kids) for kids in children)
+        self._leaves = dict(leaves)
+        self._labels = tuple(labels)
+        self._levels = [0] * len(self._children)
+        for node, kids in enumerate(self._children):
+            for kid in kids:
+                self._levels[kid] = self._levels[node] + 1
+        if move_names is None:
+            move_names = [[self._labels[kid] for kid in kids] for kids in self._children]
+        self._move_names = tuple(tuple(names) for names in move_names)
+
+    # -- the Game contract -------------------------------------------------------------------
+
+    def initial_state(self) -> int:
+        """The root, node 0."""
+        return 0
+
+    def to_move(self, state: int) -> int:
+        """MAX (0) on even levels, MIN (1) on odd ones."""
+        return self._levels[state] % 2
+
+    def moves(self, state: int) -> tuple[int, ...]:
+        """The children of ``state``, left to right."""
+        return self._children[state]
+
+    def play(self, state: int, move: int) -> int:
+        """A move is the child it leads to."""
+        return move
+
+    def outcome(self, state: int) -> Value | None:
+        """For a ``win``/``loss``/``draw`` leaf, its result for MAX; ``None`` otherwise."""
+        leaf = self._leaves.get(state)
+        if leaf is None or not leaf.finished:
+            return None
+        return leaf.value * WIN
+
+    def evaluate(self, state: int) -> Value:
+        """A numeric leaf's value (nodes above the leaves have none: 0)."""
+        leaf = self._leaves.get(state)
+        return leaf.value if leaf is not None and not leaf.finished else 0
+
+    def format_move(self, state: int, move: int) -> str:
+        """The move's name (by default the label of the child it leads to)."""
+        return self._move_names[state][self._children[state].index(move)]
+
+    def parse_move(self, state: int, text: str) -> int:
+        """A move by its name or the label of its child (any case), or by number (1 = leftmost)."""
+        wanted = text.strip()
+        kids = self._children[state]
+        for kid, name in zip(kids, self._move_names[state], strict=True):
+            if wanted.lower() in (name.lower(), self._labels[kid].lower()):
+                return kid
+        if wanted.isdigit() and 1 <= int(wanted) <= len(kids):
+            return kids[int(wanted) - 1]
+        if not kids:
+            raise IllegalMoveError(f"node {self._labels[state]} is a leaf: there is no move")
+        names = ", ".join(self._move_names[state])
+        raise IllegalMoveError(f"{wanted!r} is not a move from node {self._labels[state]}; "
+                               f"moves: {names}")
+
+    def render(self, state: int) -> str:
+        """The subtree below ``state`` as an indented outline (at most 40 lines)."""
+        lines: list[str] = []
+
+        def walk(node: int, indent: int) -> None:
+            if len(lines) >= 40:
+                return
+            role = "MAX" if self.to_move(node) == 0 else "MIN"
+            leaf = self._leaves.get(node)
+            if leaf is None:
+                lines.append(f"{'  ' * indent}{self._labels[node]} ({role})")
+            else:
+                text = _leaf_text(leaf)
+                lines.append(f"{'  ' * indent}{self._labels[node]} = {text}")
+            for kid in self._children[node]:
+                walk(kid, indent + 1)
+
+        walk(state, 0)
+        if len(lines) >= 40:
+            lines.append("...")
+        return "\n".join(lines)
+
+    def node_label(self, state: int) -> str:
+        """The label of node ``state``, as the text names it."""
+        return self._labels[state]
+
+    # -- facts about the tree ----------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        """The number of nodes, leaves included."""
+        return len(self._children)
+
+    @property
+    def leaf_count(self) -> int:
+        """The number of leaves."""
+        return len(self._leaves)
+
+    def node(self, label: str) -> int:
+        """The node number of the node labelled ``label``."""
+        try:
+            return self._labels.index(label)
+        except ValueError:
+            raise KeyError(f"no node is labelled {label!r}") from None
+
+    # -- builders ----------------------------------------------------------------------------
+
+    @classmethod
+    def from_leaves(
+        cls,
+        leaves: Sequence[object] | str,
+        branching: int = 2,
+        labels: Sequence[str] | None = None,
+    ) -> GameTree:
+        """A complete tree with ``branching`` children per inner node, given its leaves in order.
+
+        ``leaves`` is a sequence of values or a string of them separated by spaces or commas.
+        The number of leaves must be a power of ``branching`` (``branching``, ``branching**2``,
+        ...).
+        """
+        if isinstance(branching, bool) or not isinstance(branching, int) or branching < 2:
+            raise TreeFormatError(f"branching must be an integer of at least 2, got {branching!r}")
+        values = parse_leaf_list(leaves) if isinstance(leaves, str) else [
+            parse_leaf(token) for token in leaves
+        ]
+        count, depth = len(values), 0
+        while count > 1 and count % branching == 0:
+            count //= branching
+            depth += 1
+        if count != 1 or depth == 0:
+            powers = ", ".join(str(branching ** power) for power in range(1, 5))
+            raise TreeFormatError(
+                f"{len(values)} leaves given, but a complete tree with branching {branching} has "
+                f"a power of {branching} leaves ({powers}, ...)"
+            )
+        inner = (branching ** depth - 1) // (branching - 1)
+        children = [
+            [node * branching + offset + 1 for offset in range(branching)] if node < inner else []
+            for node in range(inner + len(values))
+        ]
+        leaf_map = {inner + index: value for index, value in enumerate(values)}
+        return cls._build(children, leaf_map, labels)
+
+    @classmethod
+    def from_nested(cls, nested: Sequence[Any], labels: Sequence[str] | None = None) -> GameTree:
+        """A tree from nested lists: a list is an inner node, anything else a leaf value."""
+        if not isinstance(nested, (list, tuple)) or not nested:
+            raise TreeFormatError(
+                "a nested tree must be a non-empty list, such as [[3, 5], [2, 9]]"
+            )
+        children: list[list[int]] = [[]]
+        leaf_map: dict[int, _Leaf] = {}
+        queue: list[tuple[int, Any]] = [(0, nested)]
+        for node, item in queue:  # breadth-first: the queue grows while we walk it
+            if isinstance(item, (list, tuple)):
+                if not item:
+                    raise TreeFormatError("an inner node of a nested tree has no children ([])")
+                for kid_item in item:
+                    kid = len(children)
+                    children.append([])
+                    children[node].append(kid)
+                    queue.append((kid, kid_item))
+            else:
+                leaf_map[node] = parse_leaf(item)
+        return cls._build(children, leaf_map, labels)
+
+    @classmethod
+    def from_mapping(
+        cls,
+        root: str,
+        children: Mapping[str, Mapping[str, str] | Sequence[str]],
+        values: Mapping[str, object],
+    ) -> GameTree:
+        """A tree from named nodes, as aima-python writes its Fig 5.2.
+
+        ``children[node]`` is either ``{move: child}`` (named moves) or ``[child, ...]`` (moves
+        named after their children); ``values[leaf]`` is each leaf's value.
+        """
+        order: list[str] = [root]
+        index = {root: 0}
+        kid_lists: list[list[int]] = []
+        move_names: list[list[str]] = []
+        leaf_map: dict[int, _Leaf] = {}
+        for name in order:  # breadth-first over the growing list of names
+            node = index[name]
+            entry = children.get(name)
+            if entry is None:
+                if name not in values:
+                    raise TreeFormatError(f"node {name!r} has neither children nor a leaf value")
+                leaf_map[node] = parse_leaf(values[name])
+                kid_lists.append([])
+                move_names.append([])
+                continue
+            if name in values:
+                raise TreeFormatError(f"node {name!r} has both children and a leaf value")
+            pairs = list(entry.items()) if isinstance(entry, Mapping) else [
+                (str(kid), str(kid)) for kid in entry
+            ]
+            if not pairs:
+                raise TreeFormatError(f"node {name!r} has an empty list of children")
+            kids: list[int] = []
+            for _move, kid_name in pairs:
+                if kid_name in index:
+                    raise TreeFormatError(
+                        f"node {kid_name!r} is reached twice (a tree node has one parent)"
+                    )
+                index[kid_name] = len(order)
+                order.append(kid_name)
+                kids.append(index[kid_name])
+            kid_lists.append(kids)
+            move_names.append([str(move) for move, _kid in pairs])
+        unknown = sorted(set(values) - set(index))
+        if unknown:
+            raise TreeFormatError(
+                f"leaf values given for nodes not in the tree: {', '.join(unknown)}"
+            )
+        return cls(kid_lists, leaf_map, order, move_names)
+
+    @classmethod
+    def from_json(cls, document: str | Mapping[str, Any] | Sequence[Any]) -> GameTree:
+        """A tree from a JSON text or an already parsed document.
+
+        Accepted shapes: ``{"leaves": [...], "branching": 2, "labels": [...]}``,
+        ``{"nested": [...], "labels": [...]}`` or a bare nested list, and
+        ``{"root": "A", "children": {...}, "values": {...}}``.
+        """
+        if isinstance(document, str):
+            try:
+                document = json.loads(document)
+            except json.JSONDecodeError as error:
+                raise TreeFormatError(f"not valid JSON: {error}") from None
+        if isinstance(document, list):
+            return cls.from_nested(document)
+        if not isinstance(document, Mapping):
+            raise TreeFormatError("a tree document must be a JSON object or a nested list")
+        labels = document.get("labels")
+        if labels is not None and (
+            not isinstance(labels, list) or not all(isinstance(x, str) for x in labels)
+        ):
+            raise TreeFormatError("\"labels\" must be a list of strings")
+        if "leaves" in document:
+            branching = document.get("branching", 2)
+            return cls.from_leaves(document["leaves"], branching, labels)
+        if "nested" in document:
+            return cls.from_nested(document["nested"], labels)
+        if "root" in document:
+            kids, values = document.get("children"), document.get("values")
+            if not isinstance(kids, Mapping) or not isinstance(values, Mapping):
+                raise TreeFormatError(
+                    "a tree with \"root\" needs \"children\" and \"values\" objects"
+                )
+            return cls.from_mapping(str(document["root"]), kids, values)
+        raise TreeFormatError(
+            "a tree document needs one of the keys \"leaves\", \"nested\" or \"root\""
+        )
+
+    @classmethod
+    def _build(
+        cls,
+        children: Sequence[Sequence[int]],
+        leaf_map: Mapping[int, _Leaf],
+        labels: Sequence[str] | None,
+    ) -> GameTree:
+        """Attach labels to nodes numbered breadth-first (the inner nodes come first)."""
+        inner = [node for node in range(len(children)) if children[node]]
+        given = list(labels or [])
+        if given and len(given) not in (len(inner), len(children)):
+            raise TreeFormatError(
+                f"{len(given)} labels given: expected {len(inner)} (the inner nodes) or "
+                f"{len(children)} (every node), in breadth-first order"
+            )
+        names: list[str] = [""] * len(children)
+        for position, node in enumerate(inner):
+            names[node] = given[position] if given else letters(position)
+        if len(given) == len(children):
+            names = [given[node] for node in range(len(children))]
+        else:
+            for node, kids in enumerate(children):
+                for position, kid in enumerate(kids):
+                    if not children[kid]:
+                        names[kid] = f"{names[node]}{position + 1}"
+        if len(set(names)) != len(names):
+            duplicates = sorted({name for name in names if names.count(name) > 1})
+            raise TreeFormatError(f"node labels must be unique; repeated: {', '.join(duplicates)}")
+        return cls(children, leaf_map, names)
+
+
+def _leaf_text(leaf: _Leaf) -> str:
+    if leaf.finished:
+        return {1: "win", -1: "loss", 0: "draw"}[int(leaf.value)]
+    return f"{leaf.value:g}" if isinstance(leaf.value, float) else str(leaf.value)
+
+
+def load_tree(path: str | Path) -> GameTree:
+    """Read a tree from a JSON file (see :meth:`GameTree.from_json` for the shapes)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise TreeFormatError(f"cannot read tree file {str(path)!r}: {error.strerror}") from None
+    return GameTree.from_json(text)
+
+
+def build_tree(
+    leaves: str | None = None,
+    branching: int = 2,
+    labels: str | None = None,
+    nested: str | None = None,
+    file: str | None = None,
+) -> GameTree:
+    """Build a tree from command-line texts: exactly one of ``leaves``, ``nested``, ``file``."""
+    given = [name for name, value in (("--leaves", leaves), ("--nested", nested),
+                                       ("--file", file)) if value is not None]
+    if len(given) != 1:
+        raise TreeFormatError(
+            "give the tree with exactly one of --leaves \"3 5 2 9\", --nested \"[[3,5],[2,9]]\" "
+            f"or --file tree.json (got {', '.join(given) or 'none'})"
+        )
+    names = labels.replace(",", " ").split() if labels is not None else None
+    if leaves is not None:
+        return GameTree.from_leaves(leaves, branching, names)
+    if nested is not None:
+        try:
+            document = json.loads(nested)
+        except json.JSONDecodeError as error:
+            raise TreeFormatError(f"--nested is not a JSON list: {error}") from None
+        return GameTree.from_nested(document, names)
+    if names is not None:
+        raise TreeFormatError("--labels applies to --leaves and --nested; a file carries its own")
+    assert file is not None
+    return load_tree(file)
+
+
+def _branching(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"expected a whole number of at least 2, got {text!r}") from None
+    if value < 2:
+        raise ValueError(f"expected a whole number of at least 2, got {text!r}")
+    return value
+
+
+SPEC = GameSpec(
+    name="tree",
+    summary="an explicit game tree given by its leaf values (MAX moves at the root)",
+    notation="the label of the child node (A, B, ...) or its number, 1 = leftmost",
+    build=build_tree,
+    options=(
+        GameOption("leaves", "leaf values left to right, e.g. \"3 5 2 9 12 5 23 23\" "
+                   "(numbers, or win/loss/draw)", metavar="\"V V ...\""),
+        GameOption("branching", "children per inner node for --leaves", _branching, 2,
+                   metavar="B"),
+        GameOption("labels", "node labels in breadth-first order, e.g. \"A B C\"",
+                   metavar="\"L L ...\""),
+        GameOption("nested", "the tree as nested JSON lists, e.g. \"[[3,12,8],[2,4,6]]\"",
+                   metavar="JSON"),
+        GameOption("file", "a JSON file holding the tree (see docs/trees.md)", metavar="F"),
+    ),
+)

@@ -1,0 +1,149 @@
+"""The registry of games: front-ends find games here by name, with their options.
+
+Each game module describes itself with a :class:`GameSpec` named ``SPEC``; the registry only
+knows which modules hold games, so a game stays in one place and the search never sees it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .game import Game, GameError, IllegalMoveError, PositionError
+
+BUILTIN_MODULES: tuple[str, ...] = ("gametree.games.tree",)
+"""Modules that define a built-in game's ``SPEC``, in the order ``gametree games`` lists them."""
+
+
+class UnknownGameError(GameError, KeyError):
+    """No game is registered under the name asked for; the message lists the known ones."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class OptionError(GameError, ValueError):
+    """A game option has a value the game cannot use; the message says what it expects."""
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """One option of a game, as the command line spells it (``--rows 1,3,5``)."""
+
+    name: str
+    """The option name without dashes (``rows``); the keyword passed to the game's builder."""
+
+    help: str
+    """One line for ``--help`` and ``gametree games``."""
+
+    parse: Callable[[str], Any] = str
+    """Turns the command-line text into the value (raise ``ValueError`` with a reason)."""
+
+    default: Any = None
+    """The value when the option is not given."""
+
+    metavar: str | None = None
+    """The placeholder shown in help (``N``, ``1,3,5,7``)."""
+
+    flag: bool = False
+    """A switch that takes no value (``--misere``)."""
+
+
+def split_on_spaces(text: str) -> list[str]:
+    """The default way to split a ``--moves`` text: on whitespace and semicolons."""
+    return text.replace(";", " ").split()
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registered game: how to build it, its options and how its moves are written."""
+
+    name: str
+    """The name front-ends use (``tictactoe``)."""
+
+    summary: str
+    """One line saying what the game is."""
+
+    notation: str
+    """How a move is written, for people (``row,col (0-based) or cell 1-9``)."""
+
+    build: Callable[..., Game[Any, Any]]
+    """Builds the game from keyword options named as in :attr:`options`."""
+
+    options: tuple[GameOption, ...] = ()
+    """The options, in the order help lists them."""
+
+    split_moves: Callable[[str], list[str]] = field(default=split_on_spaces)
+    """Splits a ``--moves`` text into the texts of single moves."""
+
+    def make(self, **options: Any) -> Game[Any, Any]:
+        """Build the game; options left out take their defaults.
+
+        Raises :class:`OptionError` for an unknown option or a value the game rejects.
+        """
+        known = {option.name: option for option in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise OptionError(f"{self.name} has no option {', '.join(unknown)}; "
+                              f"options: {', '.join(known) or 'none'}")
+        values = {name: option.default for name, option in known.items()}
+        values.update(options)
+        try:
+            return self.build(**values)
+        except OptionError:
+            raise
+        except (ValueError, GameError) as error:
+            raise OptionError(f"{self.name}: {error}") from None
+
+
+def _load(module_names: tuple[str, ...]) -> dict[str, GameSpec]:
+    specs: dict[str, GameSpec] = {}
+    for module_name in module_names:
+        spec = importlib.import_module(module_name).SPEC
+        specs[spec.name] = spec
+    return specs
+
+
+_REGISTRY: dict[str, GameSpec] = {}
+
+
+def games() -> Mapping[str, GameSpec]:
+    """Every registered game by name: the built-in ones and any added by :func:`register`."""
+    if not _REGISTRY:
+        _REGISTRY.update(_load(BUILTIN_MODULES))
+    return _REGISTRY
+
+
+def register(spec: GameSpec) -> None:
+    """Add a game (a user's own, for example) so that front-ends can find it by name."""
+    games()
+    _REGISTRY[spec.name] = spec
+
+
+def get(name: str) -> GameSpec:
+    """The game registered as ``name``; :class:`UnknownGameError` lists the known ones."""
+    known = games()
+    if name not in known:
+        raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(known)}")
+    return known[name]
+
+
+def make(name: str, **options: Any) -> Game[Any, Any]:
+    """Build the game registered as ``name`` with the given options."""
+    return get(name).make(**options)
+
+
+def play_moves(game: Game[Any, Any], texts: list[str], start: Any = None) -> Any:
+    """Play the moves named by ``texts`` from ``start`` (default: the initial state).
+
+    Raises :class:`PositionError` naming the first move that cannot be played, and why.
+    """
+    state = game.initial_state() if start is None else start
+    for number, text in enumerate(texts, start=1):
+        try:
+            state = game.play(state, game.parse_move(state, text))
+        except IllegalMoveError as error:
+            raise PositionError(f"move {number} ({text!r}) cannot be played: {error}") from None
+    return state

@@ -1,0 +1,153 @@
+"""What a search returns: the chosen move, its value, every root move's value, the line, counts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar
+
+from .game import Game
+from .values import Outcome, Value, format_value
+
+M = TypeVar("M")
+
+Bound = Literal["exact", "lower", "upper"]
+"""How a value relates to the true one: ``exact``, or a ``lower`` or ``upper`` bound on it."""
+
+
+@dataclass(frozen=True)
+class MoveValue(Generic[M]):
+    """The value of one root move, seen from the player to move at the root."""
+
+    move: M
+    """The move."""
+
+    value: Value
+    """Its value, or a bound on it when alpha-beta pruned the rest of its subtree."""
+
+    bound: Bound = "exact"
+    """``exact``; ``upper`` when the true value is at most :attr:`value` (the move was refuted
+    and its search stopped early); ``lower`` when it is at least :attr:`value`."""
+
+    @property
+    def exact(self) -> bool:
+        """True if :attr:`value` is the move's true value, not a bound."""
+        return self.bound == "exact"
+
+
+@dataclass
+class SearchStats:
+    """Counters of the work a search did. Node counts are deterministic; time is not."""
+
+    nodes: int = 0
+    """States visited (the root included)."""
+
+    leaves: int = 0
+    """States valued without looking further: finished games and heuristic estimates."""
+
+    evaluations: int = 0
+    """The subset of :attr:`leaves` valued by the heuristic (not a finished game)."""
+
+    cutoffs: int = 0
+    """Times alpha-beta stopped searching a node's remaining moves."""
+
+    seconds: float = 0.0
+    """Wall-clock time of the search."""
+
+    extra: dict[str, float] = field(default_factory=dict)
+    """Further counters an algorithm keeps (table hits, first-move cut-off rate, ...)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The counters as a JSON-ready dict (the extra counters are merged in)."""
+        data: dict[str, Any] = {
+            "nodes": self.nodes,
+            "leaves": self.leaves,
+            "evaluations": self.evaluations,
+            "cutoffs": self.cutoffs,
+            "seconds": round(self.seconds, 6),
+        }
+        data.update(self.extra)
+        return data
+
+
+@dataclass(frozen=True)
+class SearchResult(Generic[M]):
+    """The answer of a search from one root state.
+
+    :attr:`value` is seen from the player to move at the root. When the search proved the
+    result, :attr:`outcome` says ``win``, ``draw`` or ``loss`` (for that player) and, under
+    distance scoring, :attr:`plies` says in how many plies.
+    """
+
+    best_move: M | None
+    """The move chosen (``None`` if the root is finished or has no moves)."""
+
+    value: Value
+    """The root's value for the player to move."""
+
+    moves: tuple[MoveValue[M], ...]
+    """Every root move that was searched, in move order, with its value or bound."""
+
+    pv: tuple[M, ...]
+    """The principal variation: the best line for both sides, starting with :attr:`best_move`."""
+
+    stats: SearchStats
+    """What the search cost."""
+
+    algorithm: str
+    """Which algorithm produced this result (``minimax``, ``alphabeta``, ...)."""
+
+    depth: int | None = None
+    """The depth limit in plies, or ``None`` for a search to the end of the game."""
+
+    by_distance: bool = True
+    """Whether wins and losses were scored by their distance (see :mod:`gametree.values`)."""
+
+    outcome: Outcome | None = None
+    """The proven result for the player to move, or ``None`` if the search could not prove it."""
+
+    plies: int | None = None
+    """How many plies the proven win or loss takes with best play (distance scoring only)."""
+
+    @property
+    def exact(self) -> bool:
+        """True if every root move's value is exact (none is only a bound)."""
+        return all(entry.exact for entry in self.moves)
+
+    def value_text(self) -> str:
+        """:attr:`value` in words: ``win in 3``, ``draw``, ``loss in 4`` or the number."""
+        if self.outcome == "draw":
+            return "draw"
+        return format_value(self.value, by_distance=self.by_distance)
+
+    def to_dict(self, game: Game[Any, M], root: Any) -> dict[str, Any]:
+        """The result as the documented JSON object (``docs/json.md``).
+
+        ``game`` and ``root`` (the state searched) turn moves into their texts; the principal
+        variation is written move by move from the states it passes through.
+        """
+        pv: list[str] = []
+        state = root
+        for move in self.pv:
+            pv.append(game.format_move(state, move))
+            state = game.play(state, move)
+        return {
+            "algorithm": self.algorithm,
+            "value": self.value,
+            "value_text": self.value_text(),
+            "outcome": self.outcome,
+            "plies": self.plies,
+            "best_move": None if self.best_move is None else game.format_move(root, self.best_move),
+            "moves": [
+                {
+                    "move": game.format_move(root, entry.move),
+                    "value": entry.value,
+                    "exact": entry.exact,
+                    "bound": entry.bound,
+                }
+                for entry in self.moves
+            ],
+            "pv": pv,
+            "depth": self.depth,
+            "distance_scoring": self.by_distance,
+            "stats": self.stats.as_dict(),
+        }

@@ -1,0 +1,234 @@
+"""Search traces: the events a search emits, and a log formatter in the style of seed 004.
+
+A search never prints. When given a :class:`Tracer`, it reports what it does as
+:class:`TraceEvent` values — entering a node, trying a move, scoring it, raising alpha or
+lowering beta, pruning the remaining moves, valuing a leaf, finishing a node. Front-ends turn
+the events into whatever they need: :func:`format_log` writes the indented text log of seed
+004's Sticks game, :meth:`TraceEvent.as_dict` gives JSON-ready dicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Generic, Literal, Protocol, TypeVar
+
+from .game import Game
+from .values import Value, format_bound, format_value
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+EventKind = Literal["enter", "try", "scored", "alpha", "beta", "prune", "leaf", "done"]
+Role = Literal["MAX", "MIN"]
+LeafKind = Literal["win", "loss", "draw", "heuristic"]
+
+
+@dataclass(frozen=True)
+class TraceEvent:
+    """One step of a search, with everything already turned into text or numbers.
+
+    Values are seen as the algorithm sees them: from MAX (the player to move at the root) in the
+    MAX/MIN algorithms, from the side to move at the node in negamax.
+    """
+
+    kind: EventKind
+    """``enter`` a node, ``try`` a move, move ``scored``, ``alpha`` raised, ``beta`` lowered,
+    remaining moves ``prune``-d, ``leaf`` valued, node ``done``."""
+
+    ply: int
+    """Distance of the node from the root (the root is 0)."""
+
+    role: Role
+    """``MAX`` for the root player's nodes, ``MIN`` for the opponent's."""
+
+    node: str | None = None
+    """The node's label, when the game names its states (explicit trees do)."""
+
+    move: str | None = None
+    """The move tried or scored (``try``, ``scored``, ``done``: the best move)."""
+
+    value: Value | None = None
+    """The value scored, the leaf value, the node's final value, or the new alpha / beta."""
+
+    alpha: Value | None = None
+    """Alpha after the step (alpha-beta searches only)."""
+
+    beta: Value | None = None
+    """Beta after the step (alpha-beta searches only)."""
+
+    skipped: tuple[str, ...] = ()
+    """The moves a ``prune`` event leaves unsearched."""
+
+    leaf: LeafKind | None = None
+    """For ``leaf`` events: a finished game (``win``/``loss``/``draw`` for the root player) or a
+    ``heuristic`` estimate."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The event as a JSON-ready dict; infinite bounds become ``"-inf"``/``"+inf"``."""
+        data = asdict(self)
+        data["skipped"] = list(self.skipped)
+        for name in ("alpha", "beta"):
+            bound = data[name]
+            if isinstance(bound, float) and bound in (float("inf"), float("-inf")):
+                data[name] = format_bound(bound)
+        return data
+
+
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class NodeLabels(Protocol[S_contra]):
+    """A game that can name its states (explicit trees name their nodes ``A``, ``B``, ...).
+
+    Tracers use ``node_label`` when the game has it, so logs name nodes as the text does.
+    """
+
+    def node_label(self, state: S_contra) -> str:
+        """The label of ``state``."""
+        ...
+
+
+class Tracer(Generic[S, M]):
+    """Collects the events of one search and optionally forwards each one as it happens.
+
+    Searches call the methods below; a tracer that is not :attr:`enabled` ignores them, so an
+    untraced search pays almost nothing.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any] | None = None,
+        *,
+        on_event: Callable[[TraceEvent], None] | None = None,
+        keep: bool = True,
+    ) -> None:
+        self.enabled = game is not None
+        self._game = game
+        label = getattr(game, "node_label", None)
+        self._label: Callable[[Any], str] | None = label if callable(label) else None
+        self._on_event = on_event
+        self._keep = keep
+        self.events: list[TraceEvent] = []
+
+    @classmethod
+    def off(cls) -> Tracer[Any, Any]:
+        """A tracer that records nothing."""
+        return cls(None)
+
+    # -- what searches call ------------------------------------------------------------------
+
+    def enter(self, state: S, ply: int, role: Role, alpha: Value | None = None,
+              beta: Value | None = None) -> None:
+        """The search starts valuing ``state``."""
+        if self.enabled:
+            self._emit(TraceEvent("enter", ply, role, self._node(state), alpha=alpha, beta=beta))
+
+    def try_move(self, state: S, ply: int, role: Role, move: M) -> None:
+        """The search is about to play ``move`` in ``state``."""
+        if self.enabled:
+            self._emit(TraceEvent("try", ply, role, self._node(state), self._move(state, move)))
+
+    def scored(self, state: S, ply: int, role: Role, move: M, value: Value,
+               alpha: Value | None = None, beta: Value | None = None) -> None:
+        """``move`` came back with ``value``; ``alpha``/``beta`` are the window afterwards."""
+        if self.enabled:
+            self._emit(TraceEvent("scored", ply, role, self._node(state), self._move(state, move),
+                                  value, alpha, beta))
+
+    def alpha_raised(self, state: S, ply: int, role: Role, alpha: Value, beta: Value) -> None:
+        """Alpha went up to ``alpha``."""
+        if self.enabled:
+            self._emit(TraceEvent("alpha", ply, role, self._node(state), value=alpha,
+                                  alpha=alpha, beta=beta))
+
+    def beta_lowered(self, state: S, ply: int, role: Role, alpha: Value, beta: Value) -> None:
+        """Beta went down to ``beta``."""
+        if self.enabled:
+            self._emit(TraceEvent("beta", ply, role, self._node(state), value=beta,
+                                  alpha=alpha, beta=beta))
+
+    def pruned(self, state: S, ply: int, role: Role, skipped: Sequence[M], alpha: Value,
+               beta: Value) -> None:
+        """The moves in ``skipped`` will not be searched (alpha >= beta)."""
+        if self.enabled:
+            texts = tuple(self._move(state, move) for move in skipped)
+            self._emit(TraceEvent("prune", ply, role, self._node(state), alpha=alpha, beta=beta,
+                                  skipped=texts))
+
+    def leaf(self, state: S, ply: int, role: Role, value: Value, kind: LeafKind) -> None:
+        """``state`` was valued without looking further."""
+        if self.enabled:
+            self._emit(TraceEvent("leaf", ply, role, self._node(state), value=value, leaf=kind))
+
+    def done(self, state: S, ply: int, role: Role, value: Value, best: M | None) -> None:
+        """The search finished ``state`` with ``value`` (``best``: the move that gave it)."""
+        if self.enabled:
+            move = None if best is None else self._move(state, best)
+            self._emit(TraceEvent("done", ply, role, self._node(state), move, value))
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _emit(self, event: TraceEvent) -> None:
+        if self._keep:
+            self.events.append(event)
+        if self._on_event is not None:
+            self._on_event(event)
+
+    def _node(self, state: S) -> str | None:
+        return None if self._label is None else self._label(state)
+
+    def _move(self, state: S, move: M) -> str:
+        assert self._game is not None
+        return self._game.format_move(state, move)
+
+
+def format_event(event: TraceEvent, *, by_distance: bool = True) -> str | None:
+    """One event as a line of seed 004's log, or ``None`` for events the log leaves out.
+
+    ``enter``, ``alpha`` and ``beta`` events are not printed: the window they change is shown on
+    every ``Move scored`` line, as in the seed.
+    """
+    indent = "  " * event.ply
+    top = "TOP " if event.ply == 0 else ""
+    name = f" {event.node}" if event.node else ""
+    head = f"{indent}{top}{event.role} node{name}..."
+
+    def val(value: Value | None) -> str:
+        return "?" if value is None else format_value(value, by_distance=by_distance)
+
+    def window() -> str:
+        if event.alpha is None or event.beta is None:
+            return ""
+        return f" ( A = {_bound_text(event.alpha, by_distance)} : B = " \
+               f"{_bound_text(event.beta, by_distance)} )"
+
+    if event.kind == "try":
+        return f"{head} Try Move : {event.move}"
+    if event.kind == "scored":
+        return f"{head} Move scored : {val(event.value)}{window()}"
+    if event.kind == "prune":
+        return f"{head} Prune : {', '.join(event.skipped)}{window()}"
+    if event.kind == "leaf":
+        word = {"win": "WIN", "loss": "LOSE", "draw": "DRAW", "heuristic": "EVAL"}[
+            event.leaf or "heuristic"
+        ]
+        return f"{head} {word} ... {val(event.value)}"
+    if event.kind == "done":
+        if event.ply == 0:
+            best = f" (move {event.move})" if event.move is not None else ""
+            return f"{head} DONE!!! Best Score = {val(event.value)}{best}"
+        return f"{head} Final score = {val(event.value)}"
+    return None
+
+
+def _bound_text(bound: Value, by_distance: bool) -> str:
+    if bound in (float("inf"), float("-inf")):
+        return format_bound(bound)
+    return format_value(bound, by_distance=by_distance)
+
+
+def format_log(events: Iterable[TraceEvent], *, by_distance: bool = True) -> str:
+    """The whole trace as seed 004's indented log (one line per printed event)."""
+    lines = (format_event(event, by_distance=by_distance) for event in events)
+    return "\n".join(line for line in lines if line is not None)
