@@ -6,7 +6,15 @@ usually stateless, whose *states* are immutable, hashable values (tuples, ints, 
 dataclasses): the search keeps them in tables and never copies or mutates them.
 
 Required methods: :meth:`Game.initial_state`, :meth:`Game.to_move`, :meth:`Game.moves`,
-:meth:`Game.play` and :meth:`Game.outcome`. Everything else has a sensible default.
+:meth:`Game.play` and :meth:`Game.outcome`. Everything else has a sensible default:
+:meth:`Game.evaluate` (heuristic, for depth-limited search), :meth:`Game.key` (identity for
+transposition tables), :meth:`Game.order_moves` (a move-ordering hint),
+:meth:`Game.format_move` / :meth:`Game.parse_move` (moves as text) and :meth:`Game.render`.
+
+A state with no legal moves whose :meth:`Game.outcome` is ``None`` is a *horizon*: the search
+values it with :meth:`Game.evaluate`. Explicit trees use this for their numeric leaves (the
+look-ahead stops there, the game is not over); real games should give every state without
+moves an outcome.
 
 A complete example, the Game of Bones of seed 001 (a heap of bones, take 1, 2 or 3, who
 cannot take loses)::
@@ -83,7 +91,12 @@ class Game(ABC, Generic[S, M]):
 
     @abstractmethod
     def to_move(self, state: S) -> int:
-        """The player (0 or 1) whose turn it is in ``state``."""
+        """The player (0 or 1) whose turn it is in ``state``.
+
+        Defined for finished states too (the player who would move next). Usually players
+        alternate, but a move may leave the same player to move (an extra turn): every search
+        in gametree handles both.
+        """
 
     @abstractmethod
     def moves(self, state: S) -> Sequence[M]:
@@ -118,6 +131,14 @@ class Game(ABC, Generic[S, M]):
         says 0; override it to play well under a depth limit.
         """
         return 0
+
+    def order_moves(self, state: S, moves: Sequence[M]) -> Sequence[M]:
+        """Optional hint: ``moves`` (legal in ``state``) sorted with the most promising first.
+
+        Good ordering lets alpha-beta prune far more (seed 004). The engine calls this only if a
+        game overrides it; the reference algorithms always use :meth:`moves` order as given.
+        """
+        return moves
 
     def key(self, state: S) -> Hashable:
         """A compact hashable identity of ``state`` for transposition tables.
