@@ -85,6 +85,11 @@ class GameSpec:
     split_moves: Callable[[str], list[str]] = field(default=split_on_spaces)
     """Splits a ``--moves`` text into the texts of single moves."""
 
+    compiled: Callable[[Game[Any, Any]], Any] | None = None
+    """Optional: the game's compiled form (a ``gametree.compiled.CompiledForm``) built from the
+    game made with the same options; raises ``ValueError`` saying why when those options have
+    none (a board too large for the kernel). ``--tier`` uses it."""
+
     def make(self, **options: Any) -> Game[Any, Any]:
         """Build the game; options left out take their defaults.
 
