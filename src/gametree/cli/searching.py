@@ -12,6 +12,7 @@ from ..trace import Tracer, format_log
 from .parser import CliParser, add_game_commands, add_search_options, fail
 from .position import game_and_position
 from .report import result_text
+from .tiers import compiled_result, weakened
 
 _ALGORITHM_FLAGS = {"fail_soft": "--fail-hard", "exact_root": "--exact"}
 
@@ -36,9 +37,16 @@ def _run_search(args: argparse.Namespace, *, exact_root: bool,
                 traced: bool = False) -> tuple[Any, Any, SearchResult[Any], Tracer[Any, Any]]:
     game, state = game_and_position(args)
     tracer: Tracer[Any, Any] = Tracer(game) if traced else Tracer.off()
+    compiled = compiled_result(args, game, state, exact_root=exact_root, traced=traced)
+    if compiled is not None:
+        return game, state, compiled, tracer
+    if args.weak and args.depth is not None:
+        fail("--weak proves the result of the game: it takes no --depth")
     result = search(game, state, algorithm=args.algorithm, depth=args.depth,
                     by_distance=args.by_distance, seed=args.seed, tracer=tracer,
                     **_algorithm_options(args, exact_root=exact_root))
+    if args.weak:
+        result = weakened(result)
     return game, state, result, tracer
 
 

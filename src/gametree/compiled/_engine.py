@@ -60,6 +60,7 @@ HAS_MOVE_SCORE = False
 HAS_THREATS = False
 HAS_PLIES_LEFT = False
 ALTERNATING = True
+WINNER_MOVES_LAST = False
 MAX_MOVES = 1
 MAX_PLY = 1
 ONGOING = -(2**62)
@@ -102,6 +103,10 @@ C_DIRTY = 16
 C_DIRTY_CAPACITY = 17
 C_TABLE = 18
 HEAD_SIZE = 24
+
+STEP = 2 if ALTERNATING and WINNER_MOVES_LAST else 1
+"""Plies per step of the score scale in :func:`solve`: when players alternate and every game is
+won by its last mover, a player's wins (and losses) all fall on plies of one parity."""
 
 _VALUE_OFFSET = 1 << 20
 _VALUE_MASK = (1 << 21) - 1
@@ -409,13 +414,13 @@ def _trunc_half(value: int) -> int:
 def score_of(value: int, horizon: int, lower_bound: bool) -> int:
     """A value on the coarse score scale the narrowing loop of :func:`solve` works on.
 
-    A win ``p`` plies from the root scores ``(horizon - p) // g`` (``g`` = 2 when players
-    alternate: a player's wins all fall on the same parity, so two plies make one step, as in
+    A win ``p`` plies from the root scores ``(horizon - p) // g`` (``g`` = :data:`STEP`: 2 when
+    a player's wins all fall on plies of one parity, so that two plies make one step, as in
     Pons' scores; else 1); a loss the negative; a draw 0. A value that is no game result (a
     bound) maps to the score of the nearest result above it if it is a ``lower_bound``, else
     below it.
     """
-    g = 2 if ALTERNATING else 1
+    g = STEP
     if value >= PROVEN:
         return (horizon - (WIN - value)) // g
     if value <= -PROVEN:
@@ -431,7 +436,7 @@ def score_of(value: int, horizon: int, lower_bound: bool) -> int:
 def threshold_of(score: int, horizon: int) -> int:
     """The largest value whose score is ``score`` or less: "value > threshold" is exactly
     "score > ``score``"."""
-    g = 2 if ALTERNATING else 1
+    g = STEP
     if score >= 1:
         # score > s means horizon - p >= g*(s+1), i.e. value >= WIN - (horizon - g*(s+1)).
         return WIN - (horizon - g * (score + 1)) - 1
@@ -444,7 +449,7 @@ def threshold_of(score: int, horizon: int) -> int:
 @njit(cache=True)
 def value_of_score(score: int, horizon: int, ply: int) -> int:
     """The exact value that has ``score`` (the inverse of :func:`score_of` on game results)."""
-    g = 2 if ALTERNATING else 1
+    g = STEP
     if score == 0:
         return 0
     if score > 0:
@@ -481,7 +486,8 @@ def solve(state: Any, ply: int, weak: bool, ws: Any) -> int:
     # Scores measure what is left of the game when it ends (horizon - p for a result p plies
     # from the root of the whole search; this state is ``ply`` plies from it).
     horizon = ply + k_plies_left(state) + 2
-    low = score_of(-(WIN - (ply + 2)), horizon, False)  # the earliest loss
+    earliest_loss = ply + 2 if WINNER_MOVES_LAST else ply + 1  # own move cannot lose
+    low = score_of(-(WIN - earliest_loss), horizon, False)
     high = score_of(WIN - (ply + 1), horizon, True)  # the earliest win (as Pons)
     if weak:
         low = max(low, -1)

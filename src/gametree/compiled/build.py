@@ -169,6 +169,7 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
         HAS_THREATS=kernel.has_threat_hooks,
         HAS_PLIES_LEFT="plies_left" in rules,
         ALTERNATING=kernel.alternating,
+        WINNER_MOVES_LAST=kernel.winner_moves_last,
         MAX_MOVES=kernel.max_moves,
         MAX_PLY=kernel.max_plies + 2,
         ONGOING=ONGOING,

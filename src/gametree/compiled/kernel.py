@@ -108,6 +108,13 @@ class Kernel:
     alternating: bool = True
     """True if the players always alternate (no move leaves the same player to move)."""
 
+    winner_moves_last: bool = False
+    """True if a finished game is always won by the player who made the last move (or drawn):
+    no move ever loses for the player who makes it. True for Connect Four, tic-tac-toe,
+    normal-play Nim and subtraction games; false for misère games. The threat hooks require
+    it, and with ``alternating`` it lets exact solving step two plies at a time, as Pons'
+    scores do."""
+
     player_names: tuple[str, str] = ("first player", "second player")
     """How to call players 0 and 1 (for :class:`KernelGame`)."""
 
@@ -140,6 +147,9 @@ class Kernel:
         if hooks and not self.has_threat_hooks:
             raise KernelError(f"kernel {self.name}: the threat hooks come together "
                               f"({', '.join(THREAT_HOOKS)}); it has only {', '.join(hooks)}")
+        if self.has_threat_hooks and not self.winner_moves_last:
+            raise KernelError(f"kernel {self.name}: the threat hooks need a game whose "
+                              "winner always made the last move (winner_moves_last=True)")
 
     # -- construction ------------------------------------------------------------------------
 
@@ -209,7 +219,8 @@ class Kernel:
         """
         digest = hashlib.sha256()
         digest.update(repr((self.name, self.max_moves, self.max_plies, self.alternating,
-                            self.state_size, sorted(self.parameters.items()))).encode())
+                            self.winner_moves_last, self.state_size,
+                            sorted(self.parameters.items()))).encode())
         objects: list[Any] = [self.factory] if self.factory is not None else []
         if self.functions is not None:
             objects.extend(self.functions[name] for name in sorted(self.functions))

@@ -203,6 +203,7 @@ def kernel(width: int = 7, height: int = 6) -> Kernel:
     return Kernel.from_factory(
         f"Connect Four {width}x{height}", rules, initial_state=(0, 0, 0), max_moves=width,
         max_plies=width * height, parameters={"width": width, "height": height},
+        winner_moves_last=True,
         player_names=("X", "O"), format_move=format_move,
     )
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from ..compiled.form import lazy_form
 from ..game import Game, IllegalMoveError, PositionError
 from ..registry import GameOption, GameSpec
 from ..values import Value
@@ -290,4 +291,5 @@ SPEC = GameSpec(
         GameOption("board", "start from this position, rows separated by '/': "
                    "\"xox/oox/___\" (x moves when the counts are equal)", metavar="\"ROWS\""),
     ),
+    compiled=lazy_form("gametree.games.tictactoe_kernel"),
 )
