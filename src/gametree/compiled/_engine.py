@@ -335,11 +335,13 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
             wanted = TABLE_EXHAUSTIVE if depth >= TABLE_EXHAUSTIVE else depth
             lower = from_table((data & _VALUE_MASK) - _VALUE_OFFSET, ply, by_distance)
             upper = from_table(((data >> 21) & _VALUE_MASK) - _VALUE_OFFSET, ply, by_distance)
-            if ((data >> 42) & 255) < wanted:
-                # A shallower search: only its proven wins and losses still hold.
-                if not (by_distance and lower >= PROVEN):
+            if ((data >> 42) & 255) != wanted:
+                # A search to another depth: only wins and losses proven within this search's
+                # horizon still hold (a deeper result would make a depth-limited value depend
+                # on what was searched before, unlike the reference minimax at this depth).
+                if not (by_distance and lower >= PROVEN and WIN - lower - ply <= depth):
                     lower = -NO_BOUND
-                if not (by_distance and upper <= -PROVEN):
+                if not (by_distance and upper <= -PROVEN and WIN + upper - ply <= depth):
                     upper = NO_BOUND
             if lower > alpha:
                 alpha = lower
@@ -502,10 +504,12 @@ def solve(state: Any, ply: int, weak: bool, ws: Any) -> int:
         result = negamax(state, ply, np.int64(EXHAUSTIVE), threshold, threshold + 1, ws)
         if ws[C_ABORTED]:
             return 0
+        # A fail-soft result may land beyond the other end (a weak solve clamps the range to
+        # [-1, 1]; a quicker win scores more): the range only ever shrinks.
         if result <= threshold:
-            high = score_of(result, horizon, False)
+            high = max(score_of(result, horizon, False), low)
         else:
-            low = score_of(result, horizon, True)
+            low = min(score_of(result, horizon, True), high)
     if weak:
         return low
     return value_of_score(low, horizon, ply)

@@ -314,8 +314,8 @@ class _RootSearch:
         engine = self.engine
         root = self.root
         value = engine._solve(root, 0, self.weak) if self.depth is None else self._deepen()
-        moves = engine.moves(root)
-        if not moves:
+        moves = engine.moves(root) if self.depth != 0 else []
+        if not moves:  # finished, or a depth of 0: the root is a leaf
             return _RootResult(value, None, (), ())
         entries = [self._move_value(move, value) for move in moves]
         tied = [entry.move for entry in entries if entry.value == value and entry.exact]

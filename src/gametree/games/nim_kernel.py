@@ -67,6 +67,17 @@ def rules(*, rows: int = 4, misere: bool = False,
         return 1 if mover_won == (state[n] == 0) else -1
 
     @jit
+    def evaluate(state: Any) -> int:
+        """Bouton's rule, as the Python form's ``evaluate``: +1 if player 0 wins, else -1."""
+        nim_sum = 0
+        largest = 0
+        for row in range(n):
+            nim_sum ^= state[row]
+            largest = max(largest, state[row])
+        mover_wins = nim_sum == 0 if misere and largest <= 1 else nim_sum != 0
+        return 1 if mover_wins == (state[n] == 0) else -1
+
+    @jit
     def key(state: Any) -> int:
         sizes = [state[i] for i in range(n)]
         sizes.sort()
@@ -84,7 +95,7 @@ def rules(*, rows: int = 4, misere: bool = False,
 
     _pack = _packer(n, jit)
     return {"to_move": to_move, "moves": moves, "play": play, "outcome": outcome,
-            "key": key, "plies_left": plies_left}
+            "evaluate": evaluate, "key": key, "plies_left": plies_left}
 
 
 def _packer(n: int, jit: Callable[..., Any]) -> Any:
