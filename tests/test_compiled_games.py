@@ -148,6 +148,7 @@ def test_plain_values_without_distance() -> None:
     state = game.parse_board("xox/oox/___")
     result = compiled_search(form_of("tictactoe", game), state, by_distance=False)
     assert result.value == 10 and result.by_distance is False
+    assert result.best_move is not None
     assert game.format_move(state, result.best_move) == "2,2"
 
 
