@@ -23,7 +23,8 @@ from .exact import all_values, node_value, reachable, sign
 def form_of(name: str, game: Any) -> CompiledForm[Any, Any]:
     builder = get(name).compiled
     assert builder is not None
-    return builder(game)
+    form: CompiledForm[Any, Any] = builder(game)
+    return form
 
 
 def test_every_tictactoe_position_strong_and_weak() -> None:
