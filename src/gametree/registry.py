@@ -19,6 +19,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "gametree.games.subtraction",
     "gametree.games.nim",
     "gametree.games.sticks",
+    "gametree.games.connect4",
     "gametree.games.tree",
 )
 """Modules that define a built-in game's ``SPEC``, in the order ``gametree games`` lists them."""
