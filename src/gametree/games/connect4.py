@@ -226,6 +226,29 @@ def pons_score(game: ConnectFour, state: C4State, result: SearchResult[Any]) -> 
     return magnitude if result.outcome == "win" else -magnitude
 
 
+def score_json(game: Game[Any, Any], state: Any, result: SearchResult[Any]) -> dict[str, Any]:
+    """The ``score`` field of Connect Four's JSON results (``None`` when not proven)."""
+    assert isinstance(game, ConnectFour)
+    return {"score": pons_score(game, state, result)}
+
+
+def read_pons_line(line: str) -> tuple[str, dict[str, Any]]:
+    """A line of Pons' benchmark files: ``MOVES [SCORE]``, the moves written without spaces.
+
+    Returns the moves and, when the line has a score, ``{"score": SCORE}``.
+    """
+    fields = line.split()
+    if len(fields) == 1:
+        return fields[0], {}
+    if len(fields) == 2:
+        try:
+            return fields[0], {"score": int(fields[1])}
+        except ValueError:
+            pass
+    raise ValueError(f"expected 'MOVES [SCORE]' with the moves written without spaces, "
+                     f"as in Pons' files (4453 -2); got {line.strip()!r}")
+
+
 def split_moves(text: str) -> list[str]:
     """A position as single moves: ``"4453"`` or ``"4 4 5 3"`` -> ``["4", "4", "5", "3"]``."""
     return [char for char in text if not char.isspace() and char not in ",;"]
@@ -258,4 +281,6 @@ SPEC = GameSpec(
         GameOption("height", "rows", _side, 6, metavar="H"),
     ),
     split_moves=split_moves,
+    extra_json=score_json,
+    read_line=read_pons_line,
 )
