@@ -93,6 +93,7 @@ def test_node_budget_can_prove_a_better_move_in_an_unfinished_iteration() -> Non
                 continue
             found += 1
             previous = reports[-2]
+            assert last.best_move is not None and previous.best_move is not None
             assert last.best_move != previous.best_move and last.bound == "lower"
             exact = {entry.move: entry.value for entry in minimax(tree, depth=last.depth).moves}
             assert exact[last.best_move] >= last.value  # a true lower bound at that depth
@@ -123,12 +124,16 @@ def test_stops_when_the_result_is_proven() -> None:
 
 
 def test_stop_reasons() -> None:
-    tree = random_tree(3)
-    engine = Engine(tree)
-    engine.search(depth=2)
-    assert engine.last_stop == "depth"
-    engine.search()
-    assert engine.last_stop == "end"
+    engine = Engine(random_tree(3))
+
+    def stop_after(**limits: Any) -> str | None:
+        engine.search(**limits)
+        return engine.last_stop
+
+    assert stop_after(depth=2) == "depth"
+    assert stop_after() == "end"
+    engine.clear()  # a fresh table, or the complete entries answer in a few nodes
+    assert stop_after(nodes=50) == "nodes"
 
 
 def test_finished_and_depth_zero_roots_like_the_reference() -> None:

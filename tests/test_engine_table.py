@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -85,7 +87,7 @@ def test_sweep_keeps_the_most_valuable_entries() -> None:
     table.store(("new", "one more"), 0, EXACT, 0, None)  # full: a sweep first
     assert len(table) == int(100 * SWEEP_TO) + 1
     assert table.stats().sweeps == 1
-    survivors = set(table.entries)
+    survivors: set[Any] = set(table.entries)
     assert not any(key[0] == "old" for key in survivors)  # older searches go first
     # Then the shallowest of this search: 25 had to go, so depths 0..4 went, 5..79 stayed.
     assert {key[1] for key in survivors if key[1] != "one more"} == set(range(5, 80))
@@ -126,7 +128,7 @@ def test_zobrist_keys() -> None:
     zobrist = Zobrist(cells=9, pieces=2, seed=1)
     empty = zobrist.key([None] * 9)
     assert empty == 0
-    board = [None] * 9
+    board: list[int | None] = [None] * 9
     board[4] = 0
     key = zobrist.toggle(zobrist.toggle_side(empty), cell=4, piece=0)
     assert key == zobrist.key(board, side=1)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import time as clock
-from collections.abc import Hashable, Iterator
+from collections.abc import Generator, Hashable, Iterator
 from dataclasses import dataclass, field
 from math import inf, nextafter
 from typing import Any, Generic, TypeVar
@@ -180,7 +180,7 @@ class Engine(Generic[S, M]):
         exact_root: bool = False,
         seed: int | None = None,
         tracer: Tracer[S, M] | None = None,
-    ) -> Iterator[Iteration[M]]:
+    ) -> Generator[Iteration[M], None, None]:
         """Search ``state`` (default: the initial state), yielding a report per depth.
 
         Stop iterating whenever you like: the engine and its table stay consistent and can
@@ -270,7 +270,7 @@ class Engine(Generic[S, M]):
         return _Run(root, player, limits, exact_root or seed is not None, seed, searcher, trace,
                     started, deadline, iterative)
 
-    def _iterations(self, run: _Run[S, M]) -> Iterator[Iteration[M]]:
+    def _iterations(self, run: _Run[S, M]) -> Generator[Iteration[M], None, None]:
         try:
             yield from self._iterate(run)
         finally:  # also when the caller stops iterating early
