@@ -14,6 +14,7 @@ Quick use::
     12
 """
 
+from .api import best_move, engine_search
 from .engine import Engine
 from .limits import Limits
 from .report import Iteration, StopReason
@@ -31,4 +32,6 @@ __all__ = [
     "TableStats",
     "TranspositionTable",
     "Zobrist",
+    "best_move",
+    "engine_search",
 ]

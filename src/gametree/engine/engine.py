@@ -392,9 +392,12 @@ class Engine(Generic[S, M]):
         # A complete iteration's table holds the rest of the line beyond its depth.
         pv = self._pv(run, UNLIMITED if complete else report.depth, report.best_move,
                       report.value)
+        counters = run.searcher.counters()
+        # A search straight to the end reports how deep it actually went.
+        depth = counters["deepest"] if report.depth >= UNLIMITED else report.depth
         return Iteration(
-            depth=report.depth, value=report.value, best_move=report.best_move, pv=pv,
-            moves=report.moves, nodes=run.searcher.counters()["nodes"],
+            depth=depth, value=report.value, best_move=report.best_move, pv=pv,
+            moves=report.moves, nodes=counters["nodes"],
             seconds=clock.perf_counter() - run.started,
             table_entries=0 if self.table is None else len(self.table),
             table_hits=report.table_hits, complete=complete, outcome=outcome, plies=plies,
@@ -505,6 +508,7 @@ class Engine(Generic[S, M]):
         extra: dict[str, float] = {
             "iterations": run.iterations,
             "depth_reached": run.last.depth if run.last is not None else 0,
+            "deepest_ply": counters["deepest"],
             "first_move_cutoffs": counters["first_cutoffs"],
             "first_move_cutoff_rate": round(counters["first_cutoffs"] / cutoffs, 4)
             if cutoffs else 0.0,

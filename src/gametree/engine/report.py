@@ -24,7 +24,8 @@ class Iteration(Generic[M]):
     """
 
     depth: int
-    """The depth of this iteration in plies."""
+    """The depth of this iteration in plies (for a search straight to the end of the game,
+    without iterative deepening, the deepest ply it reached)."""
 
     value: Value
     """The root's value at this depth (a lower bound when :attr:`bound` is ``lower``)."""

@@ -61,7 +61,7 @@ Negamax = Callable[[Any, int, int, int, Value, Value], Value]
 """The signature of the search function: ``(state, player, ply, depth, alpha, beta)``."""
 
 COUNTERS = ("nodes", "leaves", "evaluations", "cutoffs", "first_cutoffs", "probes", "hits",
-            "stores", "kept", "researches", "cuts", "guesses")
+            "stores", "kept", "researches", "cuts", "guesses", "deepest")
 """The counters a searcher keeps, in the order :meth:`Searcher.counters` returns them."""
 
 
@@ -122,7 +122,7 @@ class Searcher(Generic[S, M]):
         limit_value = HEURISTIC_LIMIT
 
         nodes = leaves = evaluations = cutoffs = first_cutoffs = 0
-        probes = hits = stores = kept = researches = cuts = guesses = 0
+        probes = hits = stores = kept = researches = cuts = guesses = deepest = 0
         next_check = CHECK_EVERY
         node_limit: int | None = None
         deadline: float | None = None
@@ -160,13 +160,15 @@ class Searcher(Generic[S, M]):
             state: Any, player: int, ply: int, depth: int, alpha: Value, beta: Value,
         ) -> Value:
             nonlocal nodes, leaves, evaluations, cutoffs, first_cutoffs, probes, hits, stores
-            nonlocal kept, researches, cuts, guesses
+            nonlocal kept, researches, cuts, guesses, deepest
             nodes += 1
             if nodes >= next_check:
                 check()
             utility = outcome(state)
             if utility is not None:
                 leaves += 1
+                if ply > deepest:  # noqa: PLR1730 -- cheaper than calling max() per leaf
+                    deepest = ply
                 if player:
                     utility = -utility
                 if by_distance:
@@ -178,6 +180,8 @@ class Searcher(Generic[S, M]):
                 return utility
             if depth <= 0:
                 leaves += 1
+                if ply > deepest:  # noqa: PLR1730 -- cheaper than calling max() per leaf
+                    deepest = ply
                 evaluations += 1
                 guesses += 1
                 cuts += 1
@@ -210,6 +214,8 @@ class Searcher(Generic[S, M]):
             legal = moves_of(state)
             if not legal:  # a horizon: no moves, yet the game does not call it finished
                 leaves += 1
+                if ply > deepest:  # noqa: PLR1730 -- cheaper than calling max() per leaf
+                    deepest = ply
                 evaluations += 1
                 guesses += 1
                 return estimate(state, player)
@@ -306,7 +312,7 @@ class Searcher(Generic[S, M]):
                 "nodes": nodes, "leaves": leaves, "evaluations": evaluations,
                 "cutoffs": cutoffs, "first_cutoffs": first_cutoffs, "probes": probes,
                 "hits": hits, "stores": stores, "kept": kept, "researches": researches,
-                "cuts": cuts, "guesses": guesses,
+                "cuts": cuts, "guesses": guesses, "deepest": deepest,
             }
 
         def count_root() -> None:

@@ -216,6 +216,7 @@ class TracedSearcher(Generic[S, M]):
     def finished(self, state: S, ply: int, role: Role, player: int, utility: Value) -> Value:
         """The value of a finished game for ``player``."""
         self.count["leaves"] += 1
+        self.count["deepest"] = max(self.count["deepest"], ply)
         value = terminal_value(for_player(utility, player), ply, by_distance=self.by_distance)
         result = for_player(utility, self.root_player)
         kind: LeafKind = "win" if result > 0 else "loss" if result < 0 else "draw"
@@ -228,6 +229,7 @@ class TracedSearcher(Generic[S, M]):
         count["leaves"] += 1
         count["evaluations"] += 1
         count["guesses"] += 1
+        count["deepest"] = max(count["deepest"], ply)
         value = for_player(estimate_of(self.game, state), player)
         self.trace.leaf(state, ply, role, value, "heuristic")
         return value
