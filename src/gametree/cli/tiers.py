@@ -1,8 +1,9 @@
 """Choosing between the Python and the compiled tier for a search (``--tier``).
 
 ``auto`` takes the compiled tier when the game has a compiled form for its options and nothing
-asks for the Python tier: an explicit ``--algorithm``, ``--fail-hard``, or a trace (the
-compiled engine keeps no trace). ``compiled`` insists, and says why when it cannot.
+asks for the Python tier: an explicit ``--algorithm``, ``--fail-hard``, ``--time`` or
+``--nodes``, or a trace (the compiled engine keeps no trace). ``compiled`` insists, and says
+why when it cannot.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ def _reason_against_compiled(args: argparse.Namespace, traced: bool) -> str | No
         return "--fail-hard is an option of the Python tier's alphabeta"
     if getattr(args, "algorithm_given", False):
         return f"--algorithm {args.algorithm} names a Python-tier algorithm"
+    for budget in ("time", "nodes"):
+        if getattr(args, budget, None) is not None:
+            return f"--{budget} is a budget of the Python tier's engine"
     return None
 
 
