@@ -31,7 +31,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..compiled.kernel import ONGOING, Kernel, Rules, plain
+from ..compiled.form import CompiledForm
+from ..compiled.kernel import ONGOING, Kernel, KernelError, Rules, plain
+from .connect4 import C4State, ConnectFour
 
 MIN_SIZE = 4
 MAX_SIZE = 9
@@ -39,18 +41,26 @@ BITS = 64
 
 
 def check_size(width: int, height: int) -> None:
-    """Raise ``ValueError`` unless a ``width`` x ``height`` board fits the kernel's bitboard."""
+    """Raise :class:`KernelError` unless a ``width`` x ``height`` board fits the bitboard."""
     for name, value in (("width", width), ("height", height)):
         if not MIN_SIZE <= value <= MAX_SIZE:
-            raise ValueError(f"{name} must be within {MIN_SIZE}..{MAX_SIZE}, got {value}")
+            raise KernelError(f"{name} must be within {MIN_SIZE}..{MAX_SIZE}, got {value}")
     if width * (height + 1) > BITS:
-        raise ValueError(f"a {width}x{height} board needs {width * (height + 1)} bits; the "
+        raise KernelError(f"a {width}x{height} board needs {width * (height + 1)} bits; the "
                          f"compiled form holds width * (height + 1) <= {BITS}")
 
 
 def column_order(width: int) -> tuple[int, ...]:
-    """Columns (0-based) from the centre outwards, left before right: 3 2 4 1 5 0 6 for 7."""
-    return tuple(width // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(width))
+    """Columns (0-based) from the centre outwards, left before right at equal distance (3 2 4 1
+    5 0 6 for 7 columns), the Python form's order, so both forms break ties alike."""
+    centre = (width - 1) / 2
+    return tuple(sorted(range(width), key=lambda col: (abs(col - centre), col)))
+
+
+def weight_groups(width: int, height: int) -> tuple[tuple[int, int], ...]:
+    """``(weight, cells)``: the cells through which ``weight`` four-cell lines pass (the Python
+    form's centre weighting, see :meth:`ConnectFour.evaluate`)."""
+    return ConnectFour(width, height)._weight_masks()
 
 
 def column_of(move: int, height: int) -> int:
@@ -70,6 +80,7 @@ def rules(*, width: int = 7, height: int = 6,
     board = bottom * ((1 << height) - 1)
     order = column_order(width)
     column_masks = tuple(((1 << height) - 1) << (col * h1) for col in order)
+    weights = weight_groups(width, height)
     h2 = height + 2
 
     @jit
@@ -138,16 +149,14 @@ def rules(*, width: int = 7, height: int = 6,
 
     @jit
     def evaluate(state: tuple[int, int, int]) -> int:
-        """Centre weight: each stone counts the number of columns between it and the nearer
-        edge, plus one (player 0's stones positive)."""
+        """The Python form's centre weighting: each stone is worth the number of four-cell
+        lines through its cell; player 0's total minus player 1's."""
         current, mask, played = state
         first = current if played & 1 == 0 else current ^ mask
         second = first ^ mask
         score = 0
-        for col in range(width):
-            weight = min(col, width - 1 - col) + 1
-            column = ((1 << height) - 1) << (col * h1)
-            score += weight * (popcount(first & column) - popcount(second & column))
+        for weight, cells in weights:
+            score += weight * (popcount(first & cells) - popcount(second & cells))
         return score
 
     @jit
@@ -208,12 +217,20 @@ def kernel(width: int = 7, height: int = 6) -> Kernel:
     )
 
 
-def state_after(columns: list[int], width: int = 7, height: int = 6) -> tuple[int, int, int]:
-    """The kernel state after dropping stones in ``columns`` (0-based), legality unchecked."""
-    h1 = height + 1
-    current, mask = 0, 0
-    for played, col in enumerate(columns):
-        move = (mask + (1 << (col * h1))) & (((1 << height) - 1) << (col * h1))
-        current, mask = current ^ mask, mask | move
-        del played
-    return current, mask, len(columns)
+def compiled_form(game: Any) -> CompiledForm[C4State, int]:
+    """The compiled form of ``game`` (a :class:`ConnectFour`); raises :class:`KernelError` for a
+    board that does not fit 64 bits."""
+    assert isinstance(game, ConnectFour)
+    height = game.height
+
+    def decode_move(state: C4State, move: int) -> int:
+        return column_of(move, height)
+
+    return CompiledForm(game=game, kernel=kernel(game.width, game.height), encode=encode,
+                        decode_move=decode_move)
+
+
+def encode(state: C4State) -> tuple[int, int, int]:
+    """The Python form's ``(current, mask, won)`` as the kernel's ``(current, mask, played)``
+    (whether the last move won, the kernel sees on the board itself)."""
+    return (state[0], state[1], state[1].bit_count())
