@@ -156,7 +156,7 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
         def state_from_row(row: Any) -> Any:
             return row[0]
     else:
-        namespace: dict[str, Any] = {}
+        namespace: dict[str, Any] = {"__name__": __name__}  # cached code names its module
         parts = ", ".join(f"row[{i}]" for i in range(size))
         exec(f"def state_from_row(row):\n    return ({parts},)\n", namespace)
         state_from_row = namespace["state_from_row"]
@@ -209,6 +209,8 @@ def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
         ready = identity is not None and path.with_suffix(_READY_SUFFIX).exists()
         module.__dict__["_gametree_ready"] = ready
         module.__dict__["_gametree_path"] = path
+        module.__dict__["_gametree_cached"] = identity is not None and directory.is_relative_to(
+            cache_directory())
         _modules[name] = module
         return module, not ready
 
@@ -217,6 +219,15 @@ def notify(message: str) -> None:
     """Tell the front-end (if it listens) that something slow is about to happen."""
     for listener in _listeners:
         listener(message)
+
+
+def compiling_message(kernel: Kernel, module: ModuleType) -> str:
+    """What to tell the user before ``kernel`` is compiled into ``module``."""
+    if module.__dict__.get("_gametree_cached"):
+        where = f"once; cached in {module.__dict__['_gametree_path'].parent.parent}"
+    else:
+        where = "its source cannot be identified, so it is not cached"
+    return f"compiling the {kernel.name} kernel ({where})..."
 
 
 def mark_ready(module: ModuleType) -> None:

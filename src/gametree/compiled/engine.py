@@ -93,8 +93,7 @@ class CompiledEngine:
         self._ws = self._workspace(kernel, table_bits)
         self._buffer = np.zeros(kernel.max_moves, dtype=np.int64)
         if needs_compiling:
-            build.notify(f"compiling the {kernel.name} kernel (once; cached in "
-                         f"{build.cache_directory()})...")
+            build.notify(build.compiling_message(kernel, self._module))
         self._warm_up()
         if needs_compiling:
             build.mark_ready(self._module)

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -190,10 +191,14 @@ class Kernel:
     def compiled_rules(self, jit: Callable[..., Any]) -> Rules:
         """The rules compiled with ``jit`` (``numba.njit``): what the engine binds to."""
         if self.factory is not None:
-            return dict(self.factory(jit=jit, **self.parameters))
-        assert self.functions is not None
+            functions = dict(self.factory(jit=jit, **self.parameters))
+        else:
+            assert self.functions is not None
+            functions = dict(self.functions)
+        # A function the factory did not decorate (a plain module-level one it reuses) is
+        # compiled here; helpers it calls must be compiled functions themselves.
         return {name: function if _is_dispatcher(function) else jit(function)
-                for name, function in self.functions.items()}
+                for name, function in functions.items()}
 
     @property
     def has_threat_hooks(self) -> bool:
@@ -226,7 +231,7 @@ class Kernel:
             objects.extend(self.functions[name] for name in sorted(self.functions))
         for obj in objects:
             text = _source_of(obj)
-            if text is None:
+            if text is None or not _module_importable(obj):
                 return None
             digest.update(text.encode())
         return digest.hexdigest()[:16]
@@ -244,6 +249,15 @@ def _is_state(state: Any) -> bool:
 def _is_dispatcher(function: Any) -> bool:
     """True for a numba-compiled function (it keeps the Python original as ``py_func``)."""
     return hasattr(function, "py_func")
+
+
+def _module_importable(obj: Any) -> bool:
+    """True if the module defining ``obj`` can be imported by name: numba's cached code names
+    the module of every function compiled into it and imports it when it loads the code, so a
+    function from an anonymous namespace (``exec``, a notebook cell's module that is not in
+    ``sys.modules``) can be compiled but not cached."""
+    name = getattr(getattr(obj, "py_func", obj), "__module__", None)
+    return isinstance(name, str) and name in sys.modules
 
 
 def _source_of(obj: Any) -> str | None:

@@ -101,7 +101,7 @@ def rules(*, rows: int = 4, misere: bool = False,
 def _packer(n: int, jit: Callable[..., Any]) -> Any:
     """``pack(sizes, player)``: the state tuple from a list of row sizes (n is fixed)."""
     parts = ", ".join(f"sizes[{i}]" for i in range(n))
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"__name__": __name__}  # cached code names its module
     exec(f"def pack(sizes, player):\n    return ({parts}, player)\n", namespace)
     return jit(namespace["pack"])
 
