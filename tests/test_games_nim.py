@@ -131,7 +131,8 @@ def test_rows_option_is_checked() -> None:
     for bad in ("", "1,x", "-1", ",".join(["1"] * 21)):
         with pytest.raises(ValueError):
             parse_rows(bad)
-    assert make("sticks").rows == (1, 2, 3) and make("sticks").misere
+    sticks = make("sticks")
+    assert isinstance(sticks, Nim) and sticks.rows == (1, 2, 3) and sticks.misere
     assert make("nim", misere=True).name == "sticks"
 
 

@@ -55,7 +55,7 @@ def test_subtract_345_full_search_matches_sprague_grundy(heap: int) -> None:
 def test_seed_002_start_21_is_a_first_player_win() -> None:
     result = search(make("subtraction"))
     assert result.outcome == "win"
-    assert (21 - result.best_move) % 8 in (0, 1, 2)
+    assert result.best_move is not None and (21 - result.best_move) % 8 in (0, 1, 2)
 
 
 def test_who_cannot_move_loses_even_with_counters_left() -> None:
