@@ -1,4 +1,4 @@
-"""The ``gametree`` command: solve, analyse and trace games from the terminal."""
+"""The ``gametree`` command: solve, analyse, trace and play games from the terminal."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 
 from ..game import GameError
-from . import searching
+from . import play, searching
 from .parser import CliParser
 
 
@@ -20,6 +20,7 @@ def build_parser() -> CliParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                        parser_class=CliParser)
     searching.add_commands(subparsers)
+    play.add_command(subparsers)
     return parser
 
 

@@ -1,0 +1,108 @@
+"""The computer player: the same answers as the searches it wraps, at the strength asked for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gametree import GameTree, minimax
+from gametree.algorithms import search
+from gametree.play import SearchOpponent
+
+SEED_TREE = GameTree.from_leaves("3 5 2 9 12 5 23 23")
+RESULT_TREE = GameTree.from_leaves("win loss draw win loss loss draw draw")
+
+
+def test_fixed_depth_is_one_search_at_that_depth() -> None:
+    opponent = SearchOpponent(depth=2)
+    decision = opponent.choose(SEED_TREE, 0)
+    expected = search(SEED_TREE, depth=2)
+    assert decision.move == expected.best_move
+    assert decision.result.value == expected.value
+    assert decision.depth == 2
+    assert not decision.complete  # the tree is 3 plies deep
+    assert decision.nodes == expected.stats.nodes
+    assert decision.stopped is None
+
+
+def test_a_depth_beyond_the_tree_is_reported_complete() -> None:
+    decision = SearchOpponent(depth=5).choose(SEED_TREE, 0)
+    assert decision.complete
+    assert decision.result.value == 12
+
+
+def test_no_limit_searches_to_the_end() -> None:
+    decision = SearchOpponent().choose(RESULT_TREE, 0)
+    oracle = minimax(RESULT_TREE)
+    assert decision.depth is None
+    assert decision.complete
+    assert decision.result.value == oracle.value
+    assert decision.result.outcome == "win"
+    assert decision.move == RESULT_TREE.node("B")
+
+
+def test_analyse_values_every_move_exactly_as_minimax_does() -> None:
+    for opponent in (SearchOpponent(), SearchOpponent(time_per_move=30.0),
+                     SearchOpponent(algorithm="negamax"), SearchOpponent(algorithm="minimax")):
+        decision = opponent.analyse(RESULT_TREE, 0)
+        oracle = minimax(RESULT_TREE)
+        assert [(entry.move, entry.value, entry.bound) for entry in decision.result.moves] == [
+            (entry.move, entry.value, "exact") for entry in oracle.moves
+        ]
+
+
+def test_choose_may_bound_refuted_moves_but_analyse_does_not() -> None:
+    chosen = SearchOpponent().choose(RESULT_TREE, 0)
+    assert any(not entry.exact for entry in chosen.result.moves)  # alpha-beta pruned C
+    assert SearchOpponent().analyse(RESULT_TREE, 0).result.exact
+
+
+def test_a_seed_breaks_ties_reproducibly_among_the_best_moves() -> None:
+    tree = GameTree.from_leaves("draw draw draw draw draw draw draw draw draw", branching=3)
+    chosen = {SearchOpponent(seed=seed).choose(tree, 0).move for seed in range(30)}
+    assert chosen <= set(tree.moves(0))
+    assert len(chosen) > 1  # the ties really are broken at random
+    again = [SearchOpponent(seed=7).choose(tree, 0).move for _ in range(2)]
+    assert again[0] == again[1]
+
+
+def test_describe_says_how_the_computer_thinks() -> None:
+    assert SearchOpponent(depth=4).describe() == "alphabeta, 4 plies deep"
+    assert SearchOpponent(time_per_move=2).describe() == "alphabeta, up to 2 s per move"
+    assert SearchOpponent(time_per_move=0.5, depth=6).describe() == (
+        "alphabeta, up to 0.5 s per move, at most 6 plies deep")
+    assert SearchOpponent(algorithm="minimax").describe() == (
+        "minimax, searching to the end of the game")
+
+
+@pytest.mark.parametrize("options", [
+    {"depth": 0}, {"depth": -1}, {"depth": 2.5}, {"depth": True},
+    {"time_per_move": 0}, {"time_per_move": -1.0}, {"time_per_move": float("nan")},
+    {"time_per_move": float("inf")}, {"algorithm": "magic"},
+])
+def test_bad_settings_are_refused_with_a_reason(options: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match=r"depth|time|algorithm"):
+        SearchOpponent(**options)
+
+
+LEAF = st.one_of(st.sampled_from(["win", "loss", "draw"]), st.integers(-9, 9))
+TREES = st.recursive(LEAF, lambda kids: st.lists(kids, min_size=1, max_size=3), max_leaves=12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(TREES.filter(lambda tree: isinstance(tree, list)), st.sampled_from(
+    ["alphabeta", "negamax", "minimax"]))
+def test_every_strength_without_a_depth_cut_agrees_with_minimax(nested: list[Any],
+                                                                algorithm: str) -> None:
+    tree = GameTree.from_nested(nested)
+    oracle = minimax(tree)
+    for opponent in (SearchOpponent(algorithm=algorithm),
+                     SearchOpponent(algorithm=algorithm, time_per_move=60.0)):
+        decision = opponent.choose(tree, 0)
+        assert decision.complete or decision.result.outcome in ("win", "loss")
+        assert decision.result.value == oracle.value
+        best = {entry.move for entry in oracle.moves if entry.value == oracle.value}
+        assert decision.move in best
