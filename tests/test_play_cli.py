@@ -84,6 +84,18 @@ def test_watch_mode_needs_no_input() -> None:
     assert done.stdout.rstrip().endswith("Game over: MAX wins after 3 moves.")
 
 
+def test_a_reader_that_goes_away_stops_the_game_quietly() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gametree", "play", *TREE, "--watch", "--delay", "0.3"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()  # like `| head -1`; the moves after the first pause hit the closed pipe
+    assert process.wait(timeout=60) == 141
+    assert process.stderr.read() == b""
+
+
 def test_piped_output_has_no_colour_unless_asked() -> None:
     plain = gametree_play(*TREE, typed="Q\nquit\n")
     assert "\x1b[" not in plain.stdout
@@ -105,6 +117,8 @@ def test_starting_from_moves() -> None:
     (["--watch", "--first", "engine"], "--first does not apply"),
     (["--perfect", "--depth", "3"], "cannot be combined"),
     (["--moves", "B Z"], "move 2 ('Z') cannot be played"),
+    (["--delay", "-1"], "expected a number of seconds >= 0"),
+    (["--algorithm", "magic"], "invalid choice"),
 ])
 def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
     done = gametree_play(*TREE, *args)

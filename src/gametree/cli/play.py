@@ -27,7 +27,8 @@ DESCRIPTION = (
     "piped in, one per line. The engine searches with iterative deepening for up to "
     f"{DEFAULT_TIME:g} s per move unless told otherwise; the time budget is approximate (an "
     "iteration that has started is finished) until the engine of issue 4 makes it precise. "
-    "Exit status: 0 when the game ends or you quit, 130 when interrupted, 2 for bad usage."
+    "Exit status: 0 when the game ends, you quit or the input ends; 130 when interrupted; "
+    "2 for bad usage."
 )
 
 
@@ -55,9 +56,13 @@ def seconds(text: str) -> float:
 
 def non_negative_seconds(text: str) -> float:
     """An argparse type: a finite number of seconds >= 0."""
-    if text.strip() in ("0", "0.0"):
-        return 0.0
-    return seconds(text)
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, got {text!r}")
+    return value
 
 
 def _add_options(parser: argparse.ArgumentParser) -> None:
