@@ -323,3 +323,14 @@ def test_a_thinking_note_is_shown_and_erased_only_when_asked() -> None:
     _, shown = play(tree(), "hint\nB\nquit\n", show_thinking=True)
     assert "MIN is thinking...\r" + " " * len("MIN is thinking...") + "\r" in shown
     assert "thinking...\r" + " " * len("thinking...") + "\rHint: play B" in shown
+
+
+def test_descriptive_player_names_read_as_a_sentence() -> None:
+    _, out = play(ExtraTurns(), "quit\n")
+    assert "you are P, the engine is Q" in out
+
+    class Named(ExtraTurns):
+        player_names = ("first player", "second player")
+
+    _, out = play(Named(), "quit\n")
+    assert "you are the first player, the engine is the second player" in out
