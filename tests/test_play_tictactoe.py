@@ -6,10 +6,6 @@ import subprocess
 import sys
 from typing import Any
 
-import pytest
-
-pytest.importorskip("gametree.games.tictactoe")
-
 from gametree.play import SearchOpponent
 from gametree.registry import make
 
