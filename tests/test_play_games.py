@@ -40,3 +40,27 @@ def test_every_registered_game_starts_and_quits_cleanly(name: str) -> None:
     assert "Hint: play " in done.stdout
     assert done.stdout.rstrip().endswith("You quit: game abandoned.")
     assert done.stderr == ""
+
+
+def test_connect4_engine_takes_an_immediate_win() -> None:
+    # X has 1, 2, 3 on the bottom row and is to move: column 4 wins at once.
+    done = gametree_play("connect4", "--moves", "112233", "--first", "engine", "--depth", "4")
+    assert done.returncode == 0, done.stderr
+    assert "Engine (X) plays 4.  [its view: win in 1 ply;" in done.stdout
+    assert done.stdout.rstrip().endswith("Game over: you lost after 1 move.")
+
+
+def test_connect4_engine_blocks_a_threat() -> None:
+    # O to move must block X's 1-2-3 on the bottom row at column 4.
+    done = gametree_play("connect4", "--moves", "11223", "--first", "engine", "--depth", "2",
+                         typed="quit\n")
+    assert done.returncode == 0, done.stderr
+    assert "Engine (O) plays 4." in done.stdout
+
+
+def test_connect4_refuses_a_full_column_and_a_column_off_the_board() -> None:
+    done = gametree_play("connect4", "--moves", "111111", "--depth", "2",
+                         typed="1\n8\n4\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("Illegal move:") == 2
+    assert "You play 4." in done.stdout

@@ -1,4 +1,4 @@
-"""The ``gametree`` command: solve, analyse, trace and play games from the terminal."""
+"""The ``gametree`` command: list, solve, analyse, trace, count and play games."""
 
 from __future__ import annotations
 
