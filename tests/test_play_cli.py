@@ -194,3 +194,12 @@ def test_on_a_terminal_colour_is_on_unless_no_color_is_set() -> None:
     assert "Illegal move:" in out
     # No colour codes (readline itself may still switch terminal modes with other escapes).
     assert re.search("\x1b\\[[0-9;]*m", out) is None
+
+
+@pytest.mark.parametrize("first", ["gametree.play", "gametree.play.session", "gametree.cli",
+                                   "gametree.cli.play"])
+def test_the_play_modules_import_in_any_order(first: str) -> None:
+    # gametree.play reuses cli.report and cli.play uses gametree.play: no import cycle bites.
+    done = subprocess.run([sys.executable, "-c", f"import {first}; import gametree.cli.play"],
+                          capture_output=True, text=True, check=False, timeout=60)
+    assert done.returncode == 0, done.stderr

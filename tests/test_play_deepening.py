@@ -1,4 +1,8 @@
-"""Iterative deepening under a time budget: when it stops, and that it keeps the right answer."""
+"""Iterative deepening under a time budget: when it stops, and that it keeps the right answer.
+
+The deepening serves the reference searches (an engine keeps its own clock), so the real
+searches here are alpha-beta.
+"""
 
 from __future__ import annotations
 
@@ -88,7 +92,7 @@ def test_prediction_uses_the_larger_of_the_last_two_growth_factors() -> None:
 
 def real_run(game: GameTree, **options: Any) -> Any:
     def run(depth: int, tracer: Tracer[int, int]) -> SearchResult[int]:
-        return search(game, depth=depth, tracer=tracer, **options)
+        return search(game, algorithm="alphabeta", depth=depth, tracer=tracer, **options)
 
     return run
 
@@ -118,14 +122,14 @@ def test_the_watch_tells_a_depth_cut_from_the_game_s_own_horizon() -> None:
     tree = GameTree.from_leaves("3 5 2 9 12 5 23 23")
     for depth, cut in ((1, True), (2, True), (3, False), (4, False)):
         watch: DepthCutWatch[int, int] = DepthCutWatch(tree)
-        result = search(tree, depth=depth, tracer=watch)
+        result = search(tree, algorithm="alphabeta", depth=depth, tracer=watch)
         assert watch.was_cut(result) is cut, depth
 
 
 def test_a_search_that_does_not_report_leaves_counts_as_cut() -> None:
     tree = GameTree.from_leaves("3 5 2 9")
     watch: DepthCutWatch[int, int] = DepthCutWatch(tree)
-    result = search(tree)  # the watch was not given to the search: it saw nothing
+    result = search(tree, algorithm="alphabeta")  # the watch was not given: it saw nothing
     assert watch.was_cut(result)
 
 

@@ -8,18 +8,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree import GameTree, minimax
-from gametree.algorithms import search
+from gametree import GameTree, alphabeta, minimax
+from gametree.algorithms import ALGORITHMS, Algorithm, search
 from gametree.play import SearchOpponent
+from gametree.play.opponent import DEFAULT_ALGORITHM
 
 SEED_TREE = GameTree.from_leaves("3 5 2 9 12 5 23 23")
 RESULT_TREE = GameTree.from_leaves("win loss draw win loss loss draw draw")
 
 
 def test_fixed_depth_is_one_search_at_that_depth() -> None:
-    opponent = SearchOpponent(depth=2)
+    opponent = SearchOpponent(depth=2, algorithm="alphabeta")
     decision = opponent.choose(SEED_TREE, 0)
-    expected = search(SEED_TREE, depth=2)
+    expected = search(SEED_TREE, algorithm="alphabeta", depth=2)
     assert decision.move == expected.best_move
     assert decision.result.value == expected.value
     assert decision.depth == 2
@@ -29,7 +30,7 @@ def test_fixed_depth_is_one_search_at_that_depth() -> None:
 
 
 def test_a_depth_beyond_the_tree_is_reported_complete() -> None:
-    decision = SearchOpponent(depth=5).choose(SEED_TREE, 0)
+    decision = SearchOpponent(depth=5, algorithm="alphabeta").choose(SEED_TREE, 0)
     assert decision.complete
     assert decision.result.value == 12
 
@@ -55,9 +56,11 @@ def test_analyse_values_every_move_exactly_as_minimax_does() -> None:
 
 
 def test_choose_may_bound_refuted_moves_but_analyse_does_not() -> None:
-    chosen = SearchOpponent().choose(RESULT_TREE, 0)
+    opponent = SearchOpponent(algorithm="alphabeta")
+    chosen = opponent.choose(RESULT_TREE, 0)
     assert any(not entry.exact for entry in chosen.result.moves)  # alpha-beta pruned C
-    assert SearchOpponent().analyse(RESULT_TREE, 0).result.exact
+    assert opponent.analyse(RESULT_TREE, 0).result.exact
+    assert SearchOpponent().analyse(RESULT_TREE, 0).result.exact  # whatever the default is
 
 
 def test_a_seed_breaks_ties_reproducibly_among_the_best_moves() -> None:
@@ -70,9 +73,10 @@ def test_a_seed_breaks_ties_reproducibly_among_the_best_moves() -> None:
 
 
 def test_describe_says_how_the_computer_thinks() -> None:
-    assert SearchOpponent(depth=4).describe() == "alphabeta, 4 plies deep"
-    assert SearchOpponent(time_per_move=2).describe() == "alphabeta, up to 2 s per move"
-    assert SearchOpponent(time_per_move=0.5, depth=6).describe() == (
+    assert SearchOpponent(depth=4, algorithm="alphabeta").describe() == "alphabeta, 4 plies deep"
+    assert SearchOpponent(time_per_move=2, algorithm="negamax").describe() == (
+        "negamax, up to 2 s per move")
+    assert SearchOpponent(time_per_move=0.5, depth=6, algorithm="alphabeta").describe() == (
         "alphabeta, up to 0.5 s per move, at most 6 plies deep")
     assert SearchOpponent(algorithm="minimax").describe() == (
         "minimax, searching to the end of the game")
@@ -94,7 +98,7 @@ TREES = st.recursive(LEAF, lambda kids: st.lists(kids, min_size=1, max_size=3), 
 
 @settings(max_examples=100, deadline=None)
 @given(TREES.filter(lambda tree: isinstance(tree, list)), st.sampled_from(
-    ["alphabeta", "negamax", "minimax"]))
+    sorted({"alphabeta", "negamax", "minimax", DEFAULT_ALGORITHM})))
 def test_every_strength_without_a_depth_cut_agrees_with_minimax(nested: list[Any],
                                                                 algorithm: str) -> None:
     tree = GameTree.from_nested(nested)
@@ -102,7 +106,35 @@ def test_every_strength_without_a_depth_cut_agrees_with_minimax(nested: list[Any
     for opponent in (SearchOpponent(algorithm=algorithm),
                      SearchOpponent(algorithm=algorithm, time_per_move=60.0)):
         decision = opponent.choose(tree, 0)
-        assert decision.complete or decision.result.outcome in ("win", "loss")
+        if not opponent.timed_by_search:  # (a self-timed search reports no depth cuts)
+            assert decision.complete or decision.result.outcome in ("win", "loss")
         assert decision.result.value == oracle.value
         best = {entry.move for entry in oracle.moves if entry.value == oracle.value}
         assert decision.move in best
+
+
+def test_an_algorithm_with_its_own_time_control_gets_the_budget_directly(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The engine (issue 4) registers a "time" option: it is handed the budget and the depth
+    # cap in one call, with no tracer, instead of being deepened here.
+    calls: list[dict[str, Any]] = []
+
+    def timed(game: Any, state: Any, **options: Any) -> Any:
+        calls.append(options)
+        return alphabeta(game, state, depth=options["depth"], seed=options["seed"],
+                         exact_root=options.get("exact_root", False))
+
+    monkeypatch.setitem(ALGORITHMS, "timed", Algorithm(
+        "timed", "a search that keeps its own clock", timed, frozenset({"time", "exact_root"})))
+    opponent = SearchOpponent(algorithm="timed", time_per_move=0.5, depth=6)
+    assert opponent.timed_by_search
+    decision = opponent.choose(RESULT_TREE, 0)
+    assert calls[-1]["time"] == 0.5 and calls[-1]["depth"] == 6
+    assert calls[-1]["tracer"] is None
+    assert len(calls) == 1
+    assert decision.move == RESULT_TREE.node("B") and decision.complete
+    opponent.analyse(RESULT_TREE, 0)
+    assert calls[-1]["exact_root"] is True
+    SearchOpponent(algorithm="timed", depth=3).choose(RESULT_TREE, 0)
+    assert "time" not in calls[-1] and calls[-1]["depth"] == 3
+    assert not SearchOpponent(algorithm="alphabeta").timed_by_search

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from gametree.play import (
     Style,
     wants_color,
 )
+from gametree.play.wording import decision_value
 from gametree.values import Value
 
 # A MAX B (MIN) D (MAX) D1 = win  D2 = loss
@@ -334,3 +336,14 @@ def test_descriptive_player_names_read_as_a_sentence() -> None:
 
     _, out = play(Named(), "quit\n")
     assert "you are the first player, the engine is the second player" in out
+
+
+def test_a_proven_draw_is_called_a_draw_even_if_estimates_were_used_on_the_way() -> None:
+    # An engine with its own iterative deepening may count heuristic evaluations from its
+    # shallow iterations and still prove the draw: the result's outcome is what counts.
+    result = SearchOpponent(algorithm="alphabeta").choose(tree(), tree().node("G")).result
+    proven = replace(result, stats=replace(result.stats, evaluations=5), outcome="draw")
+    decision = Decision(proven, None, True, 10, 0.0)
+    assert decision_value(decision) == "draw"
+    estimate = Decision(replace(proven, outcome=None), 3, False, 10, 0.0)
+    assert decision_value(estimate) == "estimate 0"

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from ..algorithms import ALGORITHMS
+from ..play.opponent import DEFAULT_ALGORITHM
 from ..registry import get
 from .parser import CliParser, add_game_commands, fail
 from .position import game_and_position
@@ -84,8 +85,8 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
     strength.add_argument("--perfect", action="store_true",
                           help="search every move to the end of the game (perfect play; only "
                                "for small games)")
-    strength.add_argument("--algorithm", choices=list(ALGORITHMS), default="alphabeta",
-                          help="the search the engine uses (default: alphabeta)")
+    strength.add_argument("--algorithm", choices=list(ALGORITHMS), default=DEFAULT_ALGORITHM,
+                          help=f"the search the engine uses (default: {DEFAULT_ALGORITHM})")
     strength.add_argument("--seed", type=int, metavar="N",
                           help="break ties between equally good moves at random from seed N, "
                                "so that games vary")

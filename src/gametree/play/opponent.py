@@ -23,8 +23,9 @@ from .deepening import DepthCutWatch, StopReason, deepen
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
 
-DEFAULT_ALGORITHM = "alphabeta"
-"""The search the computer plays with until the engine is registered."""
+DEFAULT_ALGORITHM = "engine" if "engine" in ALGORITHMS else "alphabeta"
+"""The search the computer plays with: the engine (issue 4) once it is registered in
+:mod:`gametree.algorithms`, alpha-beta until then."""
 
 
 @dataclass(frozen=True)
@@ -136,11 +137,32 @@ class SearchOpponent:
         """Every legal move of ``state`` valued exactly, at the same strength."""
         return self._decide(game, state, exact=True)
 
+    @property
+    def timed_by_search(self) -> bool:
+        """True if the algorithm keeps to a time budget itself (the engine's ``time`` option).
+
+        Such a search gets the budget directly and no tracer (a tracer would put it on its
+        slower, traced path); the iterative deepening here is only for the reference searches.
+        """
+        return "time" in ALGORITHMS[self.algorithm].options
+
     def _decide(self, game: Game[S, M], state: S, *, exact: bool) -> Decision[M]:
         def run(depth: int | None, tracer: Tracer[S, M]) -> SearchResult[M]:
             return search(game, state, algorithm=self.algorithm, depth=depth, seed=self.seed,
                           tracer=tracer, **self._options(exact))
 
+        if self.timed_by_search:
+            started = self._clock()
+            options = self._options(exact)
+            if self.time_per_move is not None:
+                options["time"] = self.time_per_move
+            result = search(game, state, algorithm=self.algorithm, depth=self.depth,
+                            seed=self.seed, **options)
+            # Without a tracer, only a proven result or a search that used no estimate is
+            # known to be complete.
+            complete = result.outcome is not None or result.stats.evaluations == 0
+            return Decision(result, result.depth, complete, result.stats.nodes,
+                            self._clock() - started)
         if self.time_per_move is None:
             watch: DepthCutWatch[S, M] = DepthCutWatch(game)
             started = self._clock()

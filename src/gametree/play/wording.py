@@ -34,6 +34,8 @@ def value_words(value: Value, *, exhaustive: bool, complete: bool) -> str:
 
 def decision_value(decision: Decision[Any]) -> str:
     """The value of a decision's root, seen from the player to move there."""
+    if decision.result.outcome == "draw":  # proven by the search, whatever its counters say
+        return "draw"
     return value_words(decision.result.value, exhaustive=decision.result.stats.evaluations == 0,
                        complete=decision.complete)
 
