@@ -25,9 +25,10 @@ DESCRIPTION = (
     "move the board, the player to move and the legal moves are shown. Instead of a move you "
     "can type: help, hint (the engine's suggestion), scores (the value of every legal move), "
     "undo (take back your last move and the reply), board, moves, quit. Moves can also be "
-    "piped in, one per line. The engine searches with iterative deepening for up to "
-    f"{DEFAULT_TIME:g} s per move unless told otherwise; the time budget is approximate (an "
-    "iteration that has started is finished) until the engine of issue 4 makes it precise. "
+    "piped in, one per line. The engine thinks for up to "
+    f"{DEFAULT_TIME:g} s per move unless told otherwise. With the reference algorithms the "
+    "budget is kept by iterative deepening and is approximate (an iteration that has started "
+    "is finished); the engine (--algorithm engine, once registered) keeps it precisely. "
     "Exit status: 0 when the game ends, you quit or the input ends; 130 when interrupted; "
     "2 for bad usage."
 )

@@ -87,9 +87,10 @@ class SearchOpponent:
     """An opponent that plays the best move a search finds.
 
     * ``depth`` only: one search of that many plies (``gametree.algorithms.search``).
-    * ``time`` (seconds per move), with or without a ``depth`` cap: iterative deepening that
-      never starts an iteration it does not expect to finish in time (see
-      :mod:`gametree.play.deepening`; the budget is approximate until the engine lands).
+    * ``time`` (seconds per move), with or without a ``depth`` cap: handed to the search if
+      it keeps its own clock (the engine's ``time`` option, see :attr:`timed_by_search`);
+      otherwise iterative deepening that never starts an iteration it does not expect to
+      finish in time (see :mod:`gametree.play.deepening`; the budget is then approximate).
     * neither: a search to the end of the game (perfect play; slow on big games).
 
     ``seed`` breaks ties between equally good moves at random, so that games vary.
