@@ -12,6 +12,7 @@ from gametree import GameTree, alphabeta, minimax
 from gametree.algorithms import ALGORITHMS, Algorithm, search
 from gametree.play import SearchOpponent
 from gametree.play.opponent import DEFAULT_ALGORITHM
+from gametree.registry import make
 
 SEED_TREE = GameTree.from_leaves("3 5 2 9 12 5 23 23")
 RESULT_TREE = GameTree.from_leaves("win loss draw win loss loss draw draw")
@@ -138,3 +139,21 @@ def test_an_algorithm_with_its_own_time_control_gets_the_budget_directly(
     SearchOpponent(algorithm="timed", depth=3).choose(RESULT_TREE, 0)
     assert "time" not in calls[-1] and calls[-1]["depth"] == 3
     assert not SearchOpponent(algorithm="alphabeta").timed_by_search
+
+
+def test_the_engine_is_kept_for_the_whole_game_and_agrees_with_a_fresh_one() -> None:
+    game = make("tictactoe")
+    opponent = SearchOpponent(algorithm="engine", depth=9)
+    state = game.play(game.initial_state(), game.parse_move(game.initial_state(), "1,1"))
+    first = opponent.choose(game, state)
+    engine = opponent.engine
+    assert engine is not None and engine.table is not None and len(engine.table) > 0
+    reply = game.play(state, first.move)
+    second = opponent.choose(game, game.play(reply, game.moves(reply)[0]))
+    assert opponent.engine is engine  # the same engine, table and all
+    assert first.result.value == search(game, state, algorithm="engine", depth=9).value
+    assert first.result.value == minimax(game, state).value
+    assert second.result.outcome is not None
+    other = make("tictactoe", rows=4, cols=4, k=3)
+    opponent.choose(other, other.initial_state())
+    assert opponent.engine is not engine  # a new game gets a new engine

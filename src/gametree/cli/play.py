@@ -26,9 +26,9 @@ DESCRIPTION = (
     "can type: help, hint (the engine's suggestion), scores (the value of every legal move), "
     "undo (take back your last move and the reply), board, moves, quit. Moves can also be "
     "piped in, one per line. The engine thinks for up to "
-    f"{DEFAULT_TIME:g} s per move unless told otherwise. With the reference algorithms the "
-    "budget is kept by iterative deepening and is approximate (an iteration that has started "
-    "is finished); the engine (--algorithm engine, once registered) keeps it precisely. "
+    f"{DEFAULT_TIME:g} s per move unless told otherwise. With --algorithm alphabeta, negamax "
+    "or minimax the budget is kept by iterative deepening and is approximate (an iteration "
+    "that has started is finished). "
     "Exit status: 0 when the game ends, you quit or the input ends; 130 when interrupted; "
     "2 for bad usage."
 )

@@ -1,4 +1,4 @@
-"""Time control by iterative deepening over the reference searches (until the engine lands).
+"""Time control by iterative deepening for the reference searches (the engine has its own).
 
 The reference algorithms cannot be stopped half-way, so a time budget is honoured the only
 honest way they allow: search depth 1, 2, 3, ... and **never start an iteration that is not
@@ -6,7 +6,7 @@ expected to finish within the budget**. The cost of the next iteration is predic
 last one: its time multiplied by how much the node count grew between the last iterations
 (the larger of the last two growth factors, because alpha-beta's cost grows unevenly between
 odd and even depths). The prediction can be wrong, so a move may take longer than the budget;
-the engine (issue 4) stops a running search and makes the budget precise.
+the engine (:mod:`gametree.engine`) stops a running search and keeps the budget precisely.
 
 Deepening stops early, whatever the budget, once nothing deeper can change the answer: when
 the root value is a proven win or loss (all lines up to that length were searched exactly),

@@ -2,8 +2,8 @@
 
 A front-end asks an :class:`Opponent` for a :class:`Decision` (the move it would play, with the
 search result behind it) or for an analysis (every legal move valued exactly). It never calls a
-search itself, so changing how the computer thinks — the reference algorithms today, the engine
-of issue 4 tomorrow — changes this module only.
+search itself, so how the computer thinks — the engine (:mod:`gametree.engine`, the default)
+or a reference algorithm — is decided in this module only.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..algorithms import ALGORITHMS, search
+from ..engine import Engine
 from ..game import Game
 from ..result import SearchResult
 from ..trace import Tracer
@@ -23,9 +24,11 @@ from .deepening import DepthCutWatch, StopReason, deepen
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
 
-DEFAULT_ALGORITHM = "engine" if "engine" in ALGORITHMS else "alphabeta"
-"""The search the computer plays with: the engine (issue 4) once it is registered in
-:mod:`gametree.algorithms`, alpha-beta until then."""
+ENGINE = "engine"
+"""The name of the engine (:mod:`gametree.engine`) in :mod:`gametree.algorithms`."""
+
+DEFAULT_ALGORITHM = ENGINE
+"""The search the computer plays with unless told otherwise."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,7 @@ class SearchOpponent:
         self.algorithm = algorithm
         self.seed = seed
         self._clock = clock
+        self._engine: Engine[Any, Any] | None = None
 
     def describe(self) -> str:
         """The algorithm and its limits, e.g. ``alphabeta, up to 2 s per move``."""
@@ -139,6 +143,14 @@ class SearchOpponent:
         return self._decide(game, state, exact=True)
 
     @property
+    def engine(self) -> Engine[Any, Any] | None:
+        """The engine kept for the game being played (``None`` before the first engine search).
+
+        Its transposition table and move-ordering statistics last from move to move.
+        """
+        return self._engine
+
+    @property
     def timed_by_search(self) -> bool:
         """True if the algorithm keeps to a time budget itself (the engine's ``time`` option).
 
@@ -154,14 +166,22 @@ class SearchOpponent:
 
         if self.timed_by_search:
             started = self._clock()
-            options = self._options(exact)
-            if self.time_per_move is not None:
-                options["time"] = self.time_per_move
-            result = search(game, state, algorithm=self.algorithm, depth=self.depth,
-                            seed=self.seed, **options)
-            # Without a tracer, only a proven result or a search that used no estimate is
-            # known to be complete.
-            complete = result.outcome is not None or result.stats.evaluations == 0
+            if self.algorithm == ENGINE:
+                # One engine for the whole game, so that its transposition table, killer
+                # moves and history carry over from move to move.
+                result = self._engine_for(game).search(
+                    state, depth=self.depth, time=self.time_per_move, exact_root=exact,
+                    seed=self.seed)
+            else:
+                options = self._options(exact)
+                if self.time_per_move is not None:
+                    options["time"] = self.time_per_move
+                result = search(game, state, algorithm=self.algorithm, depth=self.depth,
+                                seed=self.seed, **options)
+            # Without a tracer, the search is known to be complete when it says it went to the
+            # end (depth None), proved its result, or used no estimate.
+            complete = (result.depth is None or result.outcome is not None
+                        or result.stats.evaluations == 0)
             return Decision(result, result.depth, complete, result.stats.nodes,
                             self._clock() - started)
         if self.time_per_move is None:
@@ -175,6 +195,13 @@ class SearchOpponent:
                           clock=self._clock)
         return Decision(deepened.result, deepened.depth, deepened.complete, deepened.nodes,
                         deepened.seconds, deepened.stopped)
+
+    def _engine_for(self, game: Game[S, M]) -> Engine[S, M]:
+        """The engine kept for ``game`` (a new one when the game changes)."""
+        if self._engine is None or self._engine.game is not game:
+            self._engine = Engine(game)
+        engine: Engine[S, M] = self._engine
+        return engine
 
     def _options(self, exact: bool) -> dict[str, Any]:
         # minimax values every root move exactly anyway and has no such option.
