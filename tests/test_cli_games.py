@@ -65,7 +65,7 @@ def test_errors_exit_2_with_one_line(args: tuple[str, ...], fragments: tuple[str
 def test_solve_text_shows_board_value_and_best_move() -> None:
     done = gametree("solve", "tictactoe", "--board", "xox/oox/___", "--no-distance")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("  0 1 2\n0 X O X\n1 O O X\n2 . . .\nX to move\n")
+    assert done.stdout.startswith("  0 1 2\n0 X O X\n1 O O X\n2 . . .\n\n")
     assert "X to move: value 10\nbest move: 2,2\n" in done.stdout
 
 
