@@ -34,15 +34,13 @@ def mover_text(game: Game[Any, Any], state: Any) -> str:
 
 
 def position_text(game: Game[Any, Any], state: Any) -> str:
-    """The board, and who is to move or how the game ended."""
+    """The board, and how the game ended if it has (the result says who is to move)."""
     outcome = game.outcome(state)
     if outcome is None:
-        status = mover_text(game, state)
-    elif outcome == 0:
-        status = "game over: a draw"
-    else:
-        status = f"game over: {game.player_names[0 if outcome > 0 else 1]} won"
-    return f"{game.render(state)}\n{status}"
+        return game.render(state)
+    if outcome == 0:
+        return f"{game.render(state)}\ngame over: a draw"
+    return f"{game.render(state)}\ngame over: {game.player_names[0 if outcome > 0 else 1]} won"
 
 
 def result_text(game: Game[Any, Any], state: Any, result: SearchResult[Any], *,
