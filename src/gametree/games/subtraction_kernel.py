@@ -1,7 +1,7 @@
 """Subtraction games (and Bones), compiled form (kernel), beside :mod:`.subtraction`.
 
 The kernel state is the Python form's ``(heap, player to move)``; a move is the number of
-counters taken, as in the Python form, tried smallest first. The player who cannot move loses,
+counters taken, as in the Python form, tried largest first (the Python form's order). The player who cannot move loses,
 so every game is won by the player who moved last (``winner_moves_last``): exact solving steps
 two plies at a time. The allowed takes are compiled in as constants; the heap is not, so one
 compilation serves every heap up to :data:`MAX_PLIES` moves long.
@@ -24,8 +24,8 @@ MAX_PLIES = 5_000
 def rules(*, takes: tuple[int, ...] = (3, 4, 5),
           jit: Callable[..., Any] = plain) -> Rules:
     """The rules of the subtraction game with the allowed ``takes``, compiled with ``jit``."""
-    amounts = tuple(sorted(set(takes)))
-    smallest = amounts[0]
+    amounts = tuple(sorted(set(takes), reverse=True))  # largest first, as the Python form
+    smallest = amounts[-1]
 
     @jit
     def to_move(state: tuple[int, int]) -> int:
