@@ -4,6 +4,7 @@ subtraction, Nim and Sticks positions, strong (exact value and distance) and wea
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any
 
 import pytest
@@ -158,3 +159,29 @@ def test_weak_results_are_plain_signs() -> None:
     result = compiled_search(form_of("tictactoe", game), game.initial_state(), weak=True)
     assert (result.value, result.outcome, result.plies, result.by_distance) == \
            (0, "draw", None, False)
+
+
+@pytest.mark.parametrize("name, options", [
+    ("tictactoe", {}), ("tictactoe", {"rows": 4, "cols": 5, "k": 4}), ("bones", {"heap": 30}),
+    ("subtraction", {}), ("nim", {"rows": (3, 1, 4, 2)}), ("sticks", {}),
+    ("connect4", {"width": 6, "height": 5}),
+])
+def test_kernel_rules_match_the_python_form(name: str, options: dict[str, Any]) -> None:
+    # Along random games: the same legal moves in the same order (so both tiers break ties
+    # alike), the same outcomes and the same player to move.
+    spec = get(name)
+    game = spec.make(**options)
+    form = form_of(name, game)
+    engine = engine_for(form.kernel)
+    rng = random.Random(11)
+    for _ in range(30):
+        state = game.initial_state()
+        while True:
+            kernel_state = form.encode(state)
+            assert engine.to_move(kernel_state) == game.to_move(state)
+            assert engine.outcome(kernel_state) == game.outcome(state)
+            kernel_moves = [form.decode_move(state, move) for move in engine.moves(kernel_state)]
+            assert kernel_moves == list(game.moves(state))
+            if not kernel_moves:
+                break
+            state = game.play(state, rng.choice(kernel_moves))

@@ -2,8 +2,8 @@
 
 The kernel state is the Python form's rows followed by the player to move, flattened into one
 tuple: ``(row 1, ..., row n, player)``. A move taking ``count`` sticks from row ``row``
-(0-based) is the integer ``row * 128 + count``, tried in the Python form's order (row by row,
-fewest sticks first). The table key is, like the Python form's, blind to the order of the rows:
+(0-based) is the integer ``row * 128 + count``, tried in the Python form's order (largest
+takes first, then row by row). The table key is, like the Python form's, blind to the order of the rows:
 the row sizes sorted, packed 7 bits each, and the player to move.
 
 In normal play the winner always made the last move, so exact solving steps two plies at a
@@ -43,11 +43,15 @@ def rules(*, rows: int = 4, misere: bool = False,
 
     @jit
     def moves(state: Any, out: Any) -> int:
-        count = 0
+        most = 0
         for row in range(n):
-            for take in range(1, state[row] + 1):
-                out[count] = row * ROW_BASE + take
-                count += 1
+            most = max(most, state[row])
+        count = 0
+        for take in range(most, 0, -1):  # largest takes first, then by row: the Python order
+            for row in range(n):
+                if take <= state[row]:
+                    out[count] = row * ROW_BASE + take
+                    count += 1
         return count
 
     @jit
