@@ -272,8 +272,9 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     With the threat hooks (Pons' solver), ``state`` must be one where the player to move cannot
     win at once: the root functions check that, and every move searched here keeps it true.
     """
-    ws[C_NODES] += 1
-    if ws[C_NODE_LIMIT] > 0 and ws[C_NODES] > ws[C_NODE_LIMIT]:
+    nodes = ws[C_NODES] + 1
+    ws[C_NODES] = nodes
+    if nodes > ws[C_NODE_LIMIT]:  # the limit is 2**62 unless a caller sets one
         ws[C_ABORTED] = 1
         return 0
     key = 0
@@ -471,7 +472,9 @@ def solve(state: Any, ply: int, weak: bool, ws: Any) -> int:
 
     Pons' ``solve()``: check for an immediate win, then narrow [min, max] with null-window
     searches, probing first towards the quick results (``min/2``, ``max/2``), which are cheap
-    to refute or prove. Games without a ``plies_left`` hook get one full-window search.
+    to refute or prove. Games without a ``plies_left`` hook get one full-window search. (Pons'
+    weak solve narrows [-1, 1] instead, one search around 0; stopping the full narrowing once
+    the sign is known visits fewer positions on every one of his test sets.)
     """
     utility = k_outcome(state)
     by_distance = ws[C_BY_DISTANCE]
@@ -491,10 +494,12 @@ def solve(state: Any, ply: int, weak: bool, ws: Any) -> int:
     earliest_loss = ply + 2 if WINNER_MOVES_LAST else ply + 1  # own move cannot lose
     low = score_of(-(WIN - earliest_loss), horizon, False)
     high = score_of(WIN - (ply + 1), horizon, True)  # the earliest win (as Pons)
-    if weak:
-        low = max(low, -1)
-        high = min(high, 1)
+    # A weak solve runs the same narrowing and stops as soon as the sign is known: its first
+    # probes, towards the quick results, settle most wins and losses far more cheaply than one
+    # search around 0 (which has no quick result to cut it short) would.
     while low < high:
+        if weak and (low > 0 or high < 0 or (low == 0 and high == 0)):
+            break
         middle = low + (high - low) // 2
         if middle <= 0 and _trunc_half(low) < middle:
             middle = _trunc_half(low)
@@ -511,7 +516,7 @@ def solve(state: Any, ply: int, weak: bool, ws: Any) -> int:
         else:
             low = min(score_of(result, horizon, True), high)
     if weak:
-        return low
+        return 1 if low > 0 else -1 if high < 0 else 0
     return value_of_score(low, horizon, ply)
 
 

@@ -53,6 +53,7 @@ _HEAD_SIZE = 24
 _EXHAUSTIVE = 1 << 40
 _INF = 1_000_002
 _MAX_DEPTH = 250
+_NO_LIMIT = 1 << 62
 
 
 @dataclass
@@ -93,9 +94,11 @@ class CompiledEngine:
         self._ws = self._workspace(kernel, table_bits)
         self._buffer = np.zeros(kernel.max_moves, dtype=np.int64)
         if needs_compiling:
+            # Compile every entry point now, so that the cache is complete and no later
+            # process (nor a later call in this one) pauses to compile. A cached kernel is
+            # loaded one entry point at a time, on first use.
             build.notify(build.compiling_message(kernel, self._module))
-        self._warm_up()
-        if needs_compiling:
+            self._warm_up()
             build.mark_ready(self._module)
 
     def _workspace(self, kernel: Kernel, table_bits: int) -> Any:
@@ -114,6 +117,7 @@ class CompiledEngine:
         ws[_C_TABLE_MASK] = (1 << table_bits) - 1
         ws[_C_TABLE_SHIFT] = 64 - table_bits
         ws[_C_BY_DISTANCE] = 1
+        ws[_C_NODE_LIMIT] = _NO_LIMIT
         return ws
 
     def _warm_up(self) -> None:
@@ -131,7 +135,7 @@ class CompiledEngine:
         empty = np.zeros(1, dtype=np.int64)
         module.solve_many(self._state_rows([state]), False, empty, empty.copy(),
                           empty.copy(), ws)
-        ws[_C_NODE_LIMIT] = 0
+        ws[_C_NODE_LIMIT] = _NO_LIMIT
         self.new_search()
 
     def _state_rows(self, states: Sequence[Any]) -> Any:

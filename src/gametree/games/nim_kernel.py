@@ -3,8 +3,8 @@
 The kernel state is the Python form's rows followed by the player to move, flattened into one
 tuple: ``(row 1, ..., row n, player)``. A move taking ``count`` sticks from row ``row``
 (0-based) is the integer ``row * 128 + count``, tried in the Python form's order (largest
-takes first, then row by row). The table key is, like the Python form's, blind to the order of the rows:
-the row sizes sorted, packed 7 bits each, and the player to move.
+takes first, then row by row). The table key is, like the Python form's, blind to the order of
+the rows: the row sizes sorted, packed 7 bits each, and the player to move.
 
 In normal play the winner always made the last move, so exact solving steps two plies at a
 time; in misère play the last move loses, and the engine steps one ply at a time.

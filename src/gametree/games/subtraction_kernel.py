@@ -1,10 +1,11 @@
 """Subtraction games (and Bones), compiled form (kernel), beside :mod:`.subtraction`.
 
 The kernel state is the Python form's ``(heap, player to move)``; a move is the number of
-counters taken, as in the Python form, tried largest first (the Python form's order). The player who cannot move loses,
-so every game is won by the player who moved last (``winner_moves_last``): exact solving steps
-two plies at a time. The allowed takes are compiled in as constants; the heap is not, so one
-compilation serves every heap up to :data:`MAX_PLIES` moves long.
+counters taken, as in the Python form, tried largest first (the Python form's order). The
+player who cannot move loses, so every game is won by the player who moved last
+(``winner_moves_last``): exact solving steps two plies at a time. The allowed takes are
+compiled in as constants; the heap is not, so one compilation serves every heap up to
+:data:`MAX_PLIES` moves long.
 """
 
 # mypy: disable-error-code="no-any-return"
