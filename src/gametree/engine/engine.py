@@ -19,6 +19,7 @@ proven value found at any depth is the true one; see ``docs/engine.md``).
 from __future__ import annotations
 
 import random
+import sys
 import time as clock
 from collections.abc import Generator, Hashable, Iterator
 from dataclasses import dataclass, field
@@ -311,6 +312,11 @@ class Engine(Generic[S, M]):
             before = searcher.counters()
             try:
                 report = self._iteration(run, depth)
+            except RecursionError:
+                raise ValueError(
+                    f"the game goes deeper than Python's recursion limit allows (about "
+                    f"{sys.getrecursionlimit() - 100} plies); search it with a depth limit"
+                ) from None
             except SearchStopped as stopped:
                 run.stop = "time" if stopped.reason == "time" else "nodes"
                 partial = self._partial_report(run, depth)
