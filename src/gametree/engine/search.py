@@ -248,23 +248,24 @@ class Searcher(Generic[S, M]):
                     ordered = legal if hint is None else hint(state, legal)
                     if use_history and len(ordered) > 1:
                         ordered = sorted(ordered, key=history[player].__getitem__, reverse=True)
-                    front = None
+                    todo = ordered
+                    if tt_move is not None:  # searched already
+                        todo = list(ordered)
+                        todo.remove(tt_move)
                     if use_killers and ply < len(killers):
+                        # The killers go to the front, the newest first (list operations
+                        # in C: cheaper than building the list again).
                         killer, second = killers[ply]
-                        if killer is not None and killer != tt_move and killer in ordered:
-                            front = [killer]
-                        if second is not None and second != tt_move and second in ordered:
-                            if front is None:
-                                front = [second]
-                            else:
-                                front.append(second)
-                    if front is not None:
-                        todo = front + [move for move in ordered
-                                        if move != tt_move and move not in front]
-                    elif tt_move is not None:
-                        todo = [move for move in ordered if move != tt_move]
-                    else:
-                        todo = ordered
+                        if second is not None and second != tt_move and second in todo:
+                            if todo is ordered:
+                                todo = list(ordered)
+                            todo.remove(second)
+                            todo.insert(0, second)
+                        if killer is not None and killer != tt_move and killer in todo:
+                            if todo is ordered:
+                                todo = list(ordered)
+                            todo.remove(killer)
+                            todo.insert(0, killer)
                 for move in todo:
                     child = play(state, move)
                     mover = to_move(child)
