@@ -1,4 +1,4 @@
-"""The ``gametree`` command: solve, analyse and trace games from the terminal."""
+"""The ``gametree`` command: list, solve, analyse, trace, count and play games."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 
 from ..game import GameError
-from . import counting, listing, searching
+from . import counting, listing, play, searching
 from .parser import CliParser
 
 
@@ -22,6 +22,7 @@ def build_parser() -> CliParser:
     listing.add_commands(subparsers)
     searching.add_commands(subparsers)
     counting.add_commands(subparsers)
+    play.add_command(subparsers)
     return parser
 
 

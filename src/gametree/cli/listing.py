@@ -7,16 +7,7 @@ import json
 from typing import Any
 
 from ..registry import GameOption, GameSpec, games
-
-
-def default_text(option: GameOption) -> str | None:
-    """An option's default as it would be typed (``1,3,5,7``), or ``None`` if it has none."""
-    value = option.default
-    if option.flag or value is None:
-        return None
-    if isinstance(value, (tuple, list)):
-        return ",".join(str(item) for item in value)
-    return str(value)
+from .parser import option_default_text
 
 
 def option_usage(option: GameOption) -> str:
@@ -29,7 +20,7 @@ def spec_text(spec: GameSpec) -> str:
     """One game as a few lines of text."""
     lines = [f"{spec.name}: {spec.summary}", f"  moves: {spec.notation}"]
     for option in spec.options:
-        default = default_text(option)
+        default = option_default_text(option)
         suffix = f" (default: {default})" if default is not None else ""
         lines.append(f"  {option_usage(option)}: {option.help}{suffix}")
     return "\n".join(lines)
@@ -42,7 +33,7 @@ def spec_json(spec: GameSpec) -> dict[str, Any]:
         "summary": spec.summary,
         "notation": spec.notation,
         "options": [{"name": option.name, "flag": option.flag, "help": option.help,
-                     "default": default_text(option)} for option in spec.options],
+                     "default": option_default_text(option)} for option in spec.options],
     }
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from ..algorithms import ALGORITHMS
-from ..registry import GameSpec, games
+from ..registry import GameOption, GameSpec, games
 
 GAME_PREFIX = "game_"
 """Namespace attributes holding game options are called ``game_<option>``."""
@@ -95,6 +95,16 @@ def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: st
                         help="print one JSON object (see docs/json.md) instead of text")
 
 
+def option_default_text(option: GameOption) -> str | None:
+    """An option's default as it would be typed (``1,3,5,7``), or ``None`` if it has none."""
+    value = option.default
+    if option.flag or value is None:
+        return None
+    if isinstance(value, (tuple, list)):
+        return ",".join(str(item) for item in value)
+    return str(value)
+
+
 def add_game_commands(
     command: argparse.ArgumentParser,
     parent: CliParser,
@@ -115,7 +125,8 @@ def add_game_commands(
             if option.flag:
                 group.add_argument(flag, dest=dest, action="store_true", help=option.help)
             else:
-                default_text = "" if option.default is None else f" (default: {option.default})"
+                shown = option_default_text(option)
+                default_text = "" if shown is None else f" (default: {shown})"
                 group.add_argument(flag, dest=dest, type=_option_type(option.parse),
                                    metavar=option.metavar, default=option.default,
                                    help=option.help + default_text)

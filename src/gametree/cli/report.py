@@ -9,9 +9,15 @@ from ..result import MoveValue, SearchResult
 from ..values import format_value
 
 
-def move_value_text(entry: MoveValue[Any], *, by_distance: bool) -> str:
-    """A root move's value, with ``<=`` or ``>=`` when it is only a bound."""
-    text = format_value(entry.value, by_distance=by_distance)
+def move_value_text(entry: MoveValue[Any], *, by_distance: bool, exhaustive: bool = False) -> str:
+    """A root move's value, with ``<=`` or ``>=`` when it is only a bound.
+
+    ``exhaustive`` says no heuristic estimate entered the search, so a 0 is a proven draw.
+    """
+    if exhaustive and entry.value == 0:
+        text = "draw"
+    else:
+        text = format_value(entry.value, by_distance=by_distance)
     if entry.bound == "upper":
         return f"<= {text}"
     if entry.bound == "lower":
@@ -34,15 +40,13 @@ def mover_text(game: Game[Any, Any], state: Any) -> str:
 
 
 def position_text(game: Game[Any, Any], state: Any) -> str:
-    """The board, and who is to move or how the game ended."""
+    """The board, and how the game ended if it has (the result says who is to move)."""
     outcome = game.outcome(state)
     if outcome is None:
-        status = mover_text(game, state)
-    elif outcome == 0:
-        status = "game over: a draw"
-    else:
-        status = f"game over: {game.player_names[0 if outcome > 0 else 1]} won"
-    return f"{game.render(state)}\n{status}"
+        return game.render(state)
+    if outcome == 0:
+        return f"{game.render(state)}\ngame over: a draw"
+    return f"{game.render(state)}\ngame over: {game.player_names[0 if outcome > 0 else 1]} won"
 
 
 def result_text(game: Game[Any, Any], state: Any, result: SearchResult[Any], *,
@@ -52,11 +56,14 @@ def result_text(game: Game[Any, Any], state: Any, result: SearchResult[Any], *,
     With ``analysis`` the root moves are listed as seed 000 prints them ("Score for move ...").
     """
     by_distance = result.by_distance
+    exhaustive = result.stats.evaluations == 0
     depth = "to the end" if result.depth is None else f"to depth {result.depth}"
     value = result.value_text()
     if result.outcome is None:
         value += " (heuristic)" if result.stats.evaluations else ""
     lines = [f"{mover_text(game, state)}: value {value}"]
+    if game.outcome(state) is not None:
+        lines = ["the game is over: there is nothing to search"]
     if result.best_move is not None:
         lines.append(f"best move: {game.format_move(state, result.best_move)}")
         lines.append(f"principal variation: {line_text(game, state, result.pv)}")
@@ -66,7 +73,7 @@ def result_text(game: Game[Any, Any], state: Any, result: SearchResult[Any], *,
             lines.append("moves:")
         for entry in result.moves:
             name = game.format_move(state, entry.move)
-            value_text = move_value_text(entry, by_distance=by_distance)
+            value_text = move_value_text(entry, by_distance=by_distance, exhaustive=exhaustive)
             if analysis:
                 lines.append(f"Score for move {name:<{width}} = {value_text}")
             else:

