@@ -1,0 +1,135 @@
+"""The command line on explicit trees: solve, analyze, trace, JSON, help and usage errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gametree.cli import main
+
+SEED_003 = ["--leaves", "3 5 2 9 12 5 23 23"]
+SEED_004 = ["--leaves", "10 11 12 9 14 15 13 14 5 2 4 1 3 22 20 21",
+            "--labels", "current A B C D E F G H I J K L M N"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(argv))
+    except SystemExit as exit_:
+        status = int(exit_.code or 0)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.mark.parametrize("algorithm", ["minimax", "alphabeta", "negamax"])
+def test_solve_seed_003_tree(capsys: pytest.CaptureFixture[str], algorithm: str) -> None:
+    status, out, _ = run(capsys, "solve", "tree", *SEED_003, "--algorithm", algorithm)
+    assert status == 0
+    assert out.splitlines()[0] == "MAX to move: value 12 (heuristic)"
+    assert "best move: C" in out
+
+
+def test_solve_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "tree", *SEED_004, "--json")
+    assert status == 0
+    document = json.loads(out)
+    assert document["value"] == 10
+    assert document["best_move"] == "A"
+    assert document["moves"] == [
+        {"move": "A", "value": 10, "exact": True, "bound": "exact"},
+        {"move": "B", "value": 5, "exact": False, "bound": "upper"},
+    ]
+    assert document["pv"] == ["A", "C", "G", "G1"]
+    assert {"nodes", "leaves", "cutoffs", "seconds"} <= set(document["stats"])
+    assert document["stats"]["cutoffs"] == 4
+    assert document["outcome"] is None and document["plies"] is None
+
+
+def test_solve_from_moves_and_with_depth(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "tree", *SEED_004, "--moves", "B E", "--json")
+    assert status == 0
+    assert json.loads(out)["value"] == 2  # E = max(min(5, 2), min(4, 1))
+    status, out, _ = run(capsys, "solve", "tree", *SEED_003, "--depth", "1", "--json")
+    assert json.loads(out)["stats"]["leaves"] == 2
+
+
+def test_analyze_prints_every_moves_exact_score(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "analyze", "tree", *SEED_004)
+    assert status == 0
+    assert "Score for move A = 10" in out and "Score for move B = 2" in out
+
+
+def test_proven_results_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "solve", "tree", "--nested", '[[["win"]], "win"]')
+    assert out.splitlines()[0] == "MAX to move: value win in 1"
+    _, out, _ = run(capsys, "solve", "tree", "--nested", '[[["win"]], "win"]', "--json",
+                    "--no-distance")
+    document = json.loads(out)
+    assert (document["outcome"], document["plies"], document["best_move"]) == ("win", None, "B")
+
+
+def test_trace_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "trace", "tree", *SEED_004)
+    assert status == 0
+    assert "    MAX node D... Prune : J ( A = 14 : B = 10 )" in out.splitlines()
+    status, out, _ = run(capsys, "trace", "tree", *SEED_004, "--fail-hard", "--json")
+    events = json.loads(out)["events"]
+    assert {"kind": "prune", "node": "D", "skipped": ["J"]}.items() <= next(
+        event for event in events if event["kind"] == "prune").items()
+    assert events[0]["alpha"] in (None, "-inf")
+
+
+@pytest.mark.parametrize("argv", [
+    ["--help"], ["solve", "--help"], ["analyze", "--help"], ["trace", "--help"],
+    ["solve", "tree", "--help"], ["trace", "tree", "--help"],
+])
+def test_help_everywhere(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    status, out, _ = run(capsys, *argv)
+    assert status == 0 and "usage:" in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["solve", "tree", "--leaves", "3 5 x 9"], "'x' is not a number"),
+    (["solve", "tree", "--leaves", "3 5 2"], "power of 2"),
+    (["solve", "tree", *SEED_003, "--algorithm", "best"], "invalid choice: 'best'"),
+    (["solve", "chess"], "invalid choice: 'chess'"),
+    (["solve", "tree", *SEED_003, "--depth", "-1"], "expected a number >= 0"),
+    (["solve", "tree", *SEED_003, "--depth", "two"], "expected a whole number"),
+    (["solve", "tree", *SEED_003, "--labels", "A B"], "expected 7"),
+    (["solve", "tree", *SEED_003, "--algorithm", "minimax", "--fail-hard"], "--fail-hard"),
+    (["solve", "tree", *SEED_003, "--moves", "B Z"], "move 2 ('Z')"),
+    (["solve", "tree", "--branching", "1", "--leaves", "1"], "at least 2"),
+    (["solve", "tree"], "exactly one of"),
+    (["solve"], "GAME"),
+    ([], "COMMAND"),
+])
+def test_usage_errors_are_one_line_with_status_2(capsys: pytest.CaptureFixture[str],
+                                                 argv: list[str], message: str) -> None:
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_console_entry_point_runs_as_a_module(tmp_path: Path) -> None:
+    tree_file = tmp_path / "fig52.json"
+    tree_file.write_text(json.dumps({
+        "root": "A",
+        "children": {"A": {"a1": "B", "a2": "C", "a3": "D"}, "B": ["B1", "B2", "B3"],
+                     "C": ["C1", "C2", "C3"], "D": ["D1", "D2", "D3"]},
+        "values": {"B1": 3, "B2": 12, "B3": 8, "C1": 2, "C2": 4, "C3": 6, "D1": 14, "D2": 5,
+                   "D3": 2},
+    }))
+    completed = subprocess.run(
+        [sys.executable, "-m", "gametree", "solve", "tree", "--file", str(tree_file), "--json"],
+        capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,
+    )
+    assert completed.returncode == 0, completed.stderr
+    document = json.loads(completed.stdout)
+    assert (document["value"], document["best_move"], document["pv"]) == (3, "a1", ["a1", "B1"])
