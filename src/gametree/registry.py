@@ -13,7 +13,14 @@ from typing import Any
 
 from .game import Game, GameError, IllegalMoveError, PositionError
 
-BUILTIN_MODULES: tuple[str, ...] = ("gametree.games.tree",)
+BUILTIN_MODULES: tuple[str, ...] = (
+    "gametree.games.tictactoe",
+    "gametree.games.bones",
+    "gametree.games.subtraction",
+    "gametree.games.nim",
+    "gametree.games.sticks",
+    "gametree.games.tree",
+)
 """Modules that define a built-in game's ``SPEC``, in the order ``gametree games`` lists them."""
 
 
