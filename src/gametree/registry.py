@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .game import Game, GameError, IllegalMoveError, PositionError
+from .result import SearchResult
 
 BUILTIN_MODULES: tuple[str, ...] = (
     "gametree.games.tictactoe",
@@ -19,6 +20,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "gametree.games.subtraction",
     "gametree.games.nim",
     "gametree.games.sticks",
+    "gametree.games.connect4",
     "gametree.games.tree",
 )
 """Modules that define a built-in game's ``SPEC``, in the order ``gametree games`` lists them."""
@@ -63,6 +65,19 @@ def split_on_spaces(text: str) -> list[str]:
     return text.replace(";", " ").split()
 
 
+def read_moves_line(line: str) -> tuple[str, dict[str, Any]]:
+    """The default way to read a line of a ``--moves-file``: all of it is a moves text.
+
+    Returns the moves text and the expected values the line states (none here). Games whose
+    files carry expected results (Connect Four's ``moves score``) give their own reader.
+    """
+    return line.strip(), {}
+
+
+ExtraJson = Callable[[Game[Any, Any], Any, SearchResult[Any]], dict[str, Any]]
+"""Extra JSON fields for a search result: ``(game, state searched, result) -> {name: value}``."""
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A registered game: how to build it, its options and how its moves are written."""
@@ -84,6 +99,23 @@ class GameSpec:
 
     split_moves: Callable[[str], list[str]] = field(default=split_on_spaces)
     """Splits a ``--moves`` text into the texts of single moves."""
+
+    extra_json: ExtraJson | None = None
+    """Game-specific fields added to a search result's JSON (Connect Four adds Pons' ``score``);
+    :meth:`result_json` merges them in."""
+
+    read_line: Callable[[str], tuple[str, dict[str, Any]]] = field(default=read_moves_line)
+    """Reads one line of a ``--moves-file`` into a moves text and the expected values it
+    states, keyed like the JSON fields they predict (``{"score": 18}``). Raises ``ValueError``
+    for a line it cannot read."""
+
+    def result_json(self, game: Game[Any, Any], state: Any,
+                    result: SearchResult[Any]) -> dict[str, Any]:
+        """``result.to_dict`` plus the game's :attr:`extra_json` fields."""
+        document = result.to_dict(game, state)
+        if self.extra_json is not None:
+            document.update(self.extra_json(game, state, result))
+        return document
 
     def make(self, **options: Any) -> Game[Any, Any]:
         """Build the game; options left out take their defaults.

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 
 from ..game import GameError
-from . import searching
+from . import counting, listing, searching
 from .parser import CliParser
 
 
@@ -19,7 +19,9 @@ def build_parser() -> CliParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                        parser_class=CliParser)
+    listing.add_commands(subparsers)
     searching.add_commands(subparsers)
+    counting.add_commands(subparsers)
     return parser
 
 

@@ -33,6 +33,18 @@ def mover_text(game: Game[Any, Any], state: Any) -> str:
     return f"{game.player_names[game.to_move(state)]} to move"
 
 
+def position_text(game: Game[Any, Any], state: Any) -> str:
+    """The board, and who is to move or how the game ended."""
+    outcome = game.outcome(state)
+    if outcome is None:
+        status = mover_text(game, state)
+    elif outcome == 0:
+        status = "game over: a draw"
+    else:
+        status = f"game over: {game.player_names[0 if outcome > 0 else 1]} won"
+    return f"{game.render(state)}\n{status}"
+
+
 def result_text(game: Game[Any, Any], state: Any, result: SearchResult[Any], *,
                 analysis: bool = False) -> str:
     """A readable report of ``result``: value, best move, line, every root move, cost.

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from ..algorithms import ALGORITHMS, search
+from ..game import Game, GameError
+from ..registry import GameSpec, get, play_moves
 from ..result import SearchResult
 from ..trace import Tracer, format_log
-from .parser import CliParser, add_game_commands, add_search_options, fail
+from .parser import CliParser, add_game_commands, add_search_options, fail, game_options
 from .position import game_and_position
-from .report import result_text
+from .report import position_text, result_text
 
 _ALGORITHM_FLAGS = {"fail_soft": "--fail-hard", "exact_root": "--exact"}
 
@@ -32,46 +35,113 @@ def _algorithm_options(args: argparse.Namespace, *, exact_root: bool) -> dict[st
     return chosen
 
 
+def _search(args: argparse.Namespace, game: Game[Any, Any], state: Any, *, exact_root: bool,
+            tracer: Tracer[Any, Any] | None = None) -> SearchResult[Any]:
+    return search(game, state, algorithm=args.algorithm, depth=args.depth,
+                  by_distance=args.by_distance, seed=args.seed, tracer=tracer,
+                  **_algorithm_options(args, exact_root=exact_root))
+
+
 def _run_search(args: argparse.Namespace, *, exact_root: bool,
                 traced: bool = False) -> tuple[Any, Any, SearchResult[Any], Tracer[Any, Any]]:
     game, state = game_and_position(args)
     tracer: Tracer[Any, Any] = Tracer(game) if traced else Tracer.off()
-    result = search(game, state, algorithm=args.algorithm, depth=args.depth,
-                    by_distance=args.by_distance, seed=args.seed, tracer=tracer,
-                    **_algorithm_options(args, exact_root=exact_root))
+    result = _search(args, game, state, exact_root=exact_root, tracer=tracer)
     return game, state, result, tracer
+
+
+def _report(args: argparse.Namespace, *, exact_root: bool, analysis: bool) -> int:
+    """Search the position on the command line and print the result as text or JSON."""
+    if getattr(args, "moves_file", None) is not None:
+        return _run_moves_file(args, exact_root=exact_root)
+    spec = get(args.game)
+    game, state, result, _ = _run_search(args, exact_root=exact_root)
+    if args.json:
+        print(json.dumps(spec.result_json(game, state, result)))
+    else:
+        print(position_text(game, state))
+        print()
+        print(result_text(game, state, result, analysis=analysis))
+        _print_extras(spec, game, state, result)
+    return 0
+
+
+def _print_extras(spec: GameSpec, game: Game[Any, Any], state: Any,
+                  result: SearchResult[Any]) -> None:
+    """The game's extra result fields (Connect Four's Pons score) as ``name: value`` lines."""
+    if spec.extra_json is None:
+        return
+    for name, value in spec.extra_json(game, state, result).items():
+        print(f"{name}: {'not proven' if value is None else value}")
+
+
+def _read_moves_file(spec: GameSpec, game: Game[Any, Any],
+                     path: str) -> list[tuple[int, str, Any, dict[str, Any]]]:
+    """Every position of a moves file: ``(line number, moves text, state, expected values)``.
+
+    The whole file is checked before any search starts, so that a bad line stops the run at
+    once with a message naming it.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        fail(f"cannot read moves file {path!r}: {reason}")
+    positions = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            moves, expected = spec.read_line(line)
+            state = play_moves(game, spec.split_moves(moves))
+        except (GameError, ValueError) as error:
+            fail(f"{path} line {number}: {error}")
+        positions.append((number, moves, state, expected))
+    return positions
+
+
+def _run_moves_file(args: argparse.Namespace, *, exact_root: bool) -> int:
+    """One search per position of ``--moves-file``, one JSON line out per position."""
+    if args.moves:
+        fail("give either --moves or --moves-file, not both")
+    spec = get(args.game)
+    game = spec.make(**game_options(args))
+    for number, moves, state, expected in _read_moves_file(spec, game, args.moves_file):
+        result = _search(args, game, state, exact_root=exact_root)
+        document: dict[str, Any] = {"line": number, "position": moves}
+        document.update(spec.result_json(game, state, result))
+        if expected:
+            document["expected"] = expected
+            document["agrees"] = all(document.get(name) == value
+                                     for name, value in expected.items())
+        print(json.dumps(document), flush=True)
+    return 0
 
 
 def run_solve(args: argparse.Namespace) -> int:
     """``gametree solve``: the value of a position and the best move."""
-    game, state, result, _ = _run_search(args, exact_root=False)
-    if args.json:
-        print(json.dumps(result.to_dict(game, state)))
-    else:
-        print(result_text(game, state, result))
-    return 0
+    return _report(args, exact_root=False, analysis=False)
 
 
 def run_analyze(args: argparse.Namespace) -> int:
     """``gametree analyze``: the exact value of every legal move."""
-    game, state, result, _ = _run_search(args, exact_root=True)
-    if args.json:
-        print(json.dumps(result.to_dict(game, state)))
-    else:
-        print(result_text(game, state, result, analysis=True))
-    return 0
+    return _report(args, exact_root=True, analysis=True)
 
 
 def run_trace(args: argparse.Namespace) -> int:
     """``gametree trace``: the search's log, step by step."""
+    spec = get(args.game)
     game, state, result, tracer = _run_search(args, exact_root=False, traced=True)
     if args.json:
-        document = result.to_dict(game, state)
+        document = spec.result_json(game, state, result)
         document["events"] = [event.as_dict() for event in tracer.events]
         print(json.dumps(document))
     else:
+        print(position_text(game, state))
+        print()
         print(format_log(tracer.events, by_distance=args.by_distance))
         print(result_text(game, state, result))
+        _print_extras(spec, game, state, result)
     return 0
 
 
@@ -92,6 +162,12 @@ def add_commands(subparsers: Any) -> None:
     for name, run, summary, description in commands:
         common = CliParser(add_help=False)
         add_search_options(common, default_algorithm="alphabeta")
+        if run is not run_trace:
+            common.add_argument(
+                "--moves-file", metavar="FILE",
+                help="search every position in FILE, one moves text per line (Connect Four: "
+                     "Pons' 'moves score' lines), and print one JSON line per position with "
+                     "the expected values and whether they agree")
         command = subparsers.add_parser(name, help=summary, description=description)
         add_game_commands(command, common)
         command.set_defaults(run=run)

@@ -1,0 +1,286 @@
+"""Connect Four on any board from 4x4 to 9x9, with bitboards in Python integers.
+
+Players drop stones into columns; a stone falls to the lowest free cell. The first to line up
+four stones horizontally, vertically or diagonally wins (+1 for player 0 ``X``, -1 if ``O``
+wins); a full board without four in a row is a draw (0).
+
+**Moves** are column numbers ``1`` .. ``width`` from the left. A **position** is the string of
+columns played from the empty board, Pascal Pons' notation: ``4453`` means X in column 4, O in
+column 4, X in column 5, O in column 3. Spaces are allowed (``4 4 5 3``).
+
+**State** (Pons' layout): each column owns ``height + 1`` bits, bit ``col*(height+1) + row``
+with row 0 at the bottom; the extra bit on top of each column stays empty, so that shifting a
+line of stones never wraps into the next column. A state is the tuple
+``(current, mask, won)``: the stones of the player to move, all stones, and whether the player
+who just moved made four in a row. Playing column ``c`` is two integer operations::
+
+    current ^= mask                      # the opponent's stones become "current"
+    mask |= mask + bottom(c)             # the lowest free cell of column c fills up
+
+and ``current + mask`` is a unique key for the position (Pons' ``key()``).
+
+**Search aids**: :meth:`ConnectFour.moves` lists columns from the centre outwards (centre
+columns take part in the most lines, so alpha-beta finds good moves first), and
+:meth:`ConnectFour.evaluate` weighs every stone by the number of four-cell lines through its
+cell (3 4 5 7 5 4 3 on the bottom row of 7x6, 13 in the middle of the board).
+
+**Scores** in Pons' convention (seen from the player to move; positive: that player wins) are
+given by :func:`pons_score` from a proven result: ``(width*height + 1 - n) // 2`` where ``n``
+is the number of stones on the board before the winning stone, negated for a loss; 0 for a draw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..game import Game, IllegalMoveError
+from ..registry import GameOption, GameSpec
+from ..result import SearchResult
+from ..values import Value
+
+C4State = tuple[int, int, bool]
+"""``(stones of the player to move, all stones, the last move made four in a row)``."""
+
+MIN_SIDE = 4
+"""The smallest width and height accepted (four in a row must fit)."""
+
+MAX_SIDE = 9
+"""The largest width and height accepted (columns are named by one digit)."""
+
+ALIGN = 4
+"""Stones in a row needed to win."""
+
+PLAYER_MARKS = ("X", "O")
+"""How the players' stones are drawn."""
+
+
+class ConnectFour(Game[C4State, int]):
+    """Connect Four on ``width`` x ``height``. Moves are columns, 0-based inside the program."""
+
+    name = "connect4"
+    player_names = PLAYER_MARKS
+
+    def __init__(self, width: int = 7, height: int = 6) -> None:
+        """An empty board of ``width`` columns and ``height`` rows (4 to 9 each)."""
+        for label, size in (("width", width), ("height", height)):
+            if isinstance(size, bool) or not isinstance(size, int) or not (
+                    MIN_SIDE <= size <= MAX_SIDE):
+                raise ValueError(f"{label} must be a whole number from {MIN_SIDE} to {MAX_SIDE}, "
+                                 f"got {size!r}")
+        self.width, self.height = width, height
+        self.cells = width * height
+        stride = height + 1
+        self.stride = stride
+        self.bottom = tuple(1 << col * stride for col in range(width))
+        """The bottom cell of each column."""
+        self.top = tuple(1 << (height - 1 + col * stride) for col in range(width))
+        """The top cell of each column: the column is full when it is taken."""
+        self.bottom_row = sum(self.bottom)
+        self.board = self.bottom_row * ((1 << height) - 1)
+        """Every playable cell (the sentinel bit above each column excluded)."""
+        centre = (width - 1) / 2
+        self.order = tuple(sorted(range(width), key=lambda col: (abs(col - centre), col)))
+        """Columns from the centre outwards, left before right at equal distance."""
+        self._weights = self._weight_masks()
+
+    # -- the Game contract -------------------------------------------------------------------
+
+    def initial_state(self) -> C4State:
+        """The empty board, X to move."""
+        return (0, 0, False)
+
+    def to_move(self, state: C4State) -> int:
+        """X (0) after an even number of stones, O (1) after an odd number."""
+        return state[1].bit_count() & 1
+
+    def moves(self, state: C4State) -> list[int]:
+        """The columns that are not full, centre first; none once someone has four in a row."""
+        if state[2]:
+            return []
+        mask = state[1]
+        top = self.top
+        return [col for col in self.order if not mask & top[col]]
+
+    def play(self, state: C4State, move: int) -> C4State:
+        """Drop the mover's stone in column ``move`` (0-based) and note whether it wins."""
+        current, mask, _ = state
+        new_mask = mask | (mask + self.bottom[move])
+        mover = current | (new_mask ^ mask)  # the mover's stones, the new one included
+        return (current ^ mask, new_mask, self.aligned(mover))
+
+    def outcome(self, state: C4State) -> Value | None:
+        """+1 if X made four in a row, -1 if O did, 0 for a full board, else ``None``."""
+        if state[2]:
+            return 1 if state[1].bit_count() & 1 else -1  # the player who just moved won
+        if state[1] == self.board:
+            return 0
+        return None
+
+    def evaluate(self, state: C4State) -> Value:
+        """Centre weighting, seen from X: each stone is worth the number of four-cell lines
+        through its cell (3 in a corner of 7x6, 13 in the middle); X's total minus O's.
+        """
+        current, mask, _ = state
+        x_stones = current if mask.bit_count() & 1 == 0 else current ^ mask
+        o_stones = mask ^ x_stones
+        return sum(weight * ((x_stones & cells).bit_count() - (o_stones & cells).bit_count())
+                   for weight, cells in self._weights)
+
+    def key(self, state: C4State) -> int:
+        """Pons' key ``current + mask``: unique for every position."""
+        return state[0] + state[1]
+
+    # -- rules helpers -----------------------------------------------------------------------
+
+    def aligned(self, stones: int) -> bool:
+        """True if ``stones`` hold four in a row in any direction."""
+        for shift in (1, self.stride, self.stride - 1, self.stride + 1):
+            pairs = stones & (stones >> shift)
+            if pairs & (pairs >> 2 * shift):
+                return True
+        return False
+
+    def stones(self, state: C4State, player: int) -> int:
+        """The bit mask of ``player``'s stones."""
+        current, mask, _ = state
+        return current if self.to_move(state) == player else current ^ mask
+
+    def stone_count(self, state: C4State) -> int:
+        """How many stones are on the board."""
+        return state[1].bit_count()
+
+    def column_height(self, state: C4State, col: int) -> int:
+        """How many stones column ``col`` (0-based) holds."""
+        return ((state[1] >> col * self.stride) & ((1 << self.height) - 1)).bit_count()
+
+    def _weight_masks(self) -> tuple[tuple[int, int], ...]:
+        """Cells grouped by the number of four-cell lines through them: ``(weight, cells)``."""
+        counts = [[0] * self.height for _ in range(self.width)]
+        for col in range(self.width):
+            for row in range(self.height):
+                for d_col, d_row in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                    end_col, end_row = col + d_col * (ALIGN - 1), row + d_row * (ALIGN - 1)
+                    if 0 <= end_col < self.width and 0 <= end_row < self.height:
+                        for step in range(ALIGN):
+                            counts[col + d_col * step][row + d_row * step] += 1
+        groups: dict[int, int] = {}
+        for col in range(self.width):
+            for row in range(self.height):
+                weight = counts[col][row]
+                groups[weight] = groups.get(weight, 0) | 1 << (col * self.stride + row)
+        return tuple(sorted(groups.items()))
+
+    # -- text --------------------------------------------------------------------------------
+
+    def format_move(self, state: C4State, move: int) -> str:
+        """The column number, 1 = leftmost."""
+        return str(move + 1)
+
+    def parse_move(self, state: C4State, text: str) -> int:
+        """A column number 1 .. width; refused if off the board, full, or the game is over."""
+        wanted = text.strip()
+        if not wanted.isdigit():
+            raise IllegalMoveError(f"{wanted!r} is not a column: write a column number "
+                                   f"1-{self.width}")
+        col = int(wanted)
+        if not 1 <= col <= self.width:
+            raise IllegalMoveError(f"column {col} is off the board: columns are 1-{self.width}")
+        if state[2]:
+            winner = PLAYER_MARKS[1 - self.to_move(state)]
+            raise IllegalMoveError(f"the game is over: {winner} already has four in a row")
+        if state[1] == self.board:
+            raise IllegalMoveError("the game is over: the board is full (a draw)")
+        if state[1] & self.top[col - 1]:
+            raise IllegalMoveError(f"column {col} is full ({self.height} stones)")
+        return col - 1
+
+    def render(self, state: C4State) -> str:
+        """The board from the top row down, ``X``/``O``/``.``, column numbers underneath."""
+        x_stones = self.stones(state, 0)
+        mask = state[1]
+        lines = []
+        for row in reversed(range(self.height)):
+            cells = []
+            for col in range(self.width):
+                bit = 1 << (col * self.stride + row)
+                cells.append("." if not mask & bit else "X" if x_stones & bit else "O")
+            lines.append(" ".join(cells))
+        lines.append(" ".join(str(col + 1) for col in range(self.width)))
+        return "\n".join(lines)
+
+
+def pons_score(game: ConnectFour, state: C4State, result: SearchResult[Any]) -> int | None:
+    """The score of ``state`` in Pascal Pons' convention, or ``None`` if it is not proven.
+
+    Seen from the player to move: 0 for a draw; for a win ``(width*height + 1 - n) // 2`` where
+    ``n`` is the number of stones on the board before the winning stone is played (on 7x6:
+    22 minus the stones the winner has played); the same negated for a loss. It needs the
+    distance to the end (``result.plies``), so only distance-scored results have a score.
+    """
+    if result.outcome == "draw":
+        return 0
+    if result.outcome is None or result.plies is None:
+        return None
+    before_winning_stone = game.stone_count(state) + result.plies - 1
+    magnitude = (game.cells + 1 - before_winning_stone) // 2
+    return magnitude if result.outcome == "win" else -magnitude
+
+
+def score_json(game: Game[Any, Any], state: Any, result: SearchResult[Any]) -> dict[str, Any]:
+    """The ``score`` field of Connect Four's JSON results (``None`` when not proven)."""
+    assert isinstance(game, ConnectFour)
+    return {"score": pons_score(game, state, result)}
+
+
+def read_pons_line(line: str) -> tuple[str, dict[str, Any]]:
+    """A line of Pons' benchmark files: ``MOVES [SCORE]``, the moves written without spaces.
+
+    Returns the moves and, when the line has a score, ``{"score": SCORE}``.
+    """
+    fields = line.split()
+    if len(fields) == 1:
+        return fields[0], {}
+    if len(fields) == 2:
+        try:
+            return fields[0], {"score": int(fields[1])}
+        except ValueError:
+            pass
+    raise ValueError(f"expected 'MOVES [SCORE]' with the moves written without spaces, "
+                     f"as in Pons' files (4453 -2); got {line.strip()!r}")
+
+
+def split_moves(text: str) -> list[str]:
+    """A position as single moves: ``"4453"`` or ``"4 4 5 3"`` -> ``["4", "4", "5", "3"]``."""
+    return [char for char in text if not char.isspace() and char not in ",;"]
+
+
+def build(width: int = 7, height: int = 6) -> ConnectFour:
+    """Connect Four from its command-line options."""
+    return ConnectFour(width, height)
+
+
+def _side(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"expected a whole number from {MIN_SIDE} to {MAX_SIDE}, "
+                         f"got {text!r}") from None
+    if not MIN_SIDE <= value <= MAX_SIDE:
+        raise ValueError(f"expected a whole number from {MIN_SIDE} to {MAX_SIDE}, got {text!r}")
+    return value
+
+
+SPEC = GameSpec(
+    name="connect4",
+    summary="Connect Four: drop stones into columns, four in a row wins (boards 4x4 to 9x9)",
+    notation="the column number, 1 = leftmost; a position is the columns played, as in "
+             "Pons' files (4453)",
+    build=build,
+    options=(
+        GameOption("width", "columns", _side, 7, metavar="W"),
+        GameOption("height", "rows", _side, 6, metavar="H"),
+    ),
+    split_moves=split_moves,
+    extra_json=score_json,
+    read_line=read_pons_line,
+)
