@@ -117,9 +117,11 @@ def measure_gametree(
 
     gametree counts its own nodes (:attr:`SearchStats.nodes`, always on), so the counting run is
     an ordinary search. ``make_game`` builds a fresh game for each run (default: reuse
-    ``game``; games are stateless, and every search makes its own table).
+    ``game``; games are stateless, and every search makes its own table). Every timed run must
+    visit as many nodes as the counting run, which shows that no table outlived its search.
     """
     build = make_game or (lambda: game)
+    timed_nodes: list[int] = []
 
     def counted() -> tuple[Answer, int]:
         result = algorithms.search(build(), algorithm=algorithm, depth=depth)
@@ -128,10 +130,22 @@ def measure_gametree(
     def prepare() -> Search:
         fresh = build()
         root = fresh.initial_state()
-        return lambda: answer_of(algorithms.search(fresh, root, algorithm=algorithm,
-                                                   depth=depth))
 
-    return measure(counted, prepare, repeat=repeat, budget=budget)
+        def search() -> Answer:
+            result = algorithms.search(fresh, root, algorithm=algorithm, depth=depth)
+            timed_nodes.append(result.stats.nodes)
+            return answer_of(result)
+
+        return search
+
+    measurement = measure(counted, prepare, repeat=repeat, budget=budget)
+    if any(nodes != measurement.nodes for nodes in timed_nodes):
+        # A search that visits fewer nodes the second time kept something (a table) from the
+        # first: its later runs would not be timing the same work.
+        raise BenchmarkError(f"gametree ({algorithm}) visited {measurement.nodes} nodes in its "
+                             f"first run but {timed_nodes} in the timed runs: searches are not "
+                             f"independent, so their times would not be comparable")
+    return measurement
 
 
 def measure_peer(task: str, peer: str, *, repeat: int, budget: float,
