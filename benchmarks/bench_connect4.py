@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from gametree.games.connect4 import C4State, ConnectFour
-
 from gametree.result import SearchResult
 from gametree.values import Value
 from harness import (
