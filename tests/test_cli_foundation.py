@@ -25,7 +25,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return status, captured.out, captured.err
 
 
-@pytest.mark.parametrize("algorithm", ["minimax", "alphabeta", "negamax"])
+@pytest.mark.parametrize("algorithm", ["minimax", "alphabeta", "negamax", "engine"])
 def test_solve_seed_003_tree(capsys: pytest.CaptureFixture[str], algorithm: str) -> None:
     status, out, _ = run(capsys, "solve", "tree", *SEED_003, "--algorithm", algorithm)
     assert status == 0
@@ -34,7 +34,8 @@ def test_solve_seed_003_tree(capsys: pytest.CaptureFixture[str], algorithm: str)
 
 
 def test_solve_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "solve", "tree", *SEED_004, "--json")
+    status, out, _ = run(capsys, "solve", "tree", *SEED_004, "--json", "--algorithm",
+                         "alphabeta")
     assert status == 0
     document = json.loads(out)
     assert document["value"] == 10
@@ -73,10 +74,11 @@ def test_proven_results_in_words(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_trace_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "trace", "tree", *SEED_004)
+    status, out, _ = run(capsys, "trace", "tree", *SEED_004, "--algorithm", "alphabeta")
     assert status == 0
     assert "    MAX node D... Prune : J ( A = 14 : B = 10 )" in out.splitlines()
-    status, out, _ = run(capsys, "trace", "tree", *SEED_004, "--fail-hard", "--json")
+    status, out, _ = run(capsys, "trace", "tree", *SEED_004, "--fail-hard", "--json",
+                         "--algorithm", "alphabeta")
     events = json.loads(out)["events"]
     assert {"kind": "prune", "node": "D", "skipped": ["J"]}.items() <= next(
         event for event in events if event["kind"] == "prune").items()

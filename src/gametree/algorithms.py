@@ -6,6 +6,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from .engine import engine_search
 from .game import Game
 from .reference import alphabeta, minimax, negamax
 from .result import SearchResult
@@ -33,6 +34,10 @@ ALGORITHMS: dict[str, Algorithm] = {
                   frozenset({"fail_soft", "exact_root"})),
         Algorithm("negamax", "negamax with fail-soft alpha-beta, one function for both sides",
                   negamax, frozenset({"exact_root"})),
+        Algorithm("engine", "the engine: alpha-beta with transposition table, move ordering, "
+                  "iterative deepening and time control (docs/engine.md)", engine_search,
+                  frozenset({"exact_root", "time", "nodes", "table", "iterative", "window",
+                             "pvs", "killers", "history"})),
     )
 }
 """The algorithms ``--algorithm`` can name."""
@@ -42,7 +47,7 @@ def search(
     game: Game[S, M],
     state: S | None = None,
     *,
-    algorithm: str = "alphabeta",
+    algorithm: str = "engine",
     depth: int | None = None,
     by_distance: bool = True,
     seed: int | None = None,
@@ -51,8 +56,9 @@ def search(
 ) -> SearchResult[M]:
     """Run the algorithm called ``algorithm`` on ``state`` (default: the initial state).
 
-    ``options`` are the algorithm's own (``fail_soft``, ``exact_root``); an option the algorithm
-    does not have raises :class:`ValueError` rather than being ignored.
+    The default is the engine (:mod:`gametree.engine`). ``options`` are the algorithm's own
+    (``fail_soft``, ``exact_root``; the engine's ``time``, ``nodes``, ``table``, ...); an option
+    the algorithm does not have raises :class:`ValueError` rather than being ignored.
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; algorithms: {', '.join(ALGORITHMS)}")

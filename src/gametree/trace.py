@@ -19,7 +19,8 @@ from .values import Value, format_bound, format_value
 S = TypeVar("S")
 M = TypeVar("M")
 
-EventKind = Literal["enter", "try", "scored", "alpha", "beta", "prune", "leaf", "done"]
+EventKind = Literal["enter", "try", "scored", "alpha", "beta", "prune", "leaf", "done", "table",
+                    "iteration"]
 Role = Literal["MAX", "MIN"]
 LeafKind = Literal["win", "loss", "draw", "heuristic"]
 
@@ -34,7 +35,9 @@ class TraceEvent:
 
     kind: EventKind
     """``enter`` a node, ``try`` a move, move ``scored``, ``alpha`` raised, ``beta`` lowered,
-    remaining moves ``prune``-d, ``leaf`` valued, node ``done``."""
+    remaining moves ``prune``-d, ``leaf`` valued, node ``done``; searches with a
+    transposition table also emit ``table`` (a node valued from the table) and iterative
+    deepening emits ``iteration`` (an iteration starts; :attr:`value` is its depth)."""
 
     ply: int
     """Distance of the node from the root (the root is 0)."""
@@ -161,6 +164,22 @@ class Tracer(Generic[S, M]):
         if self.enabled:
             self._emit(TraceEvent("leaf", ply, role, self._node(state), value=value, leaf=kind))
 
+    def table(self, state: S, ply: int, role: Role, value: Value, alpha: Value,
+              beta: Value) -> None:
+        """``state`` was valued from the transposition table, searched with (alpha, beta).
+
+        ``value >= beta`` means "at least ``value``", ``value <= alpha`` "at most ``value``";
+        inside the window the value is exact.
+        """
+        if self.enabled:
+            self._emit(TraceEvent("table", ply, role, self._node(state), value=value,
+                                  alpha=alpha, beta=beta))
+
+    def iteration(self, depth: int) -> None:
+        """An iteration of iterative deepening to ``depth`` plies starts."""
+        if self.enabled:
+            self._emit(TraceEvent("iteration", 0, "MAX", value=depth))
+
     def done(self, state: S, ply: int, role: Role, value: Value, best: M | None) -> None:
         """The search finished ``state`` with ``value`` (``best``: the move that gave it)."""
         if self.enabled:
@@ -214,6 +233,17 @@ def format_event(event: TraceEvent, *, by_distance: bool = True) -> str | None:
             event.leaf or "heuristic"
         ]
         return f"{head} {word} ... {val(event.value)}"
+    if event.kind == "table":
+        relation = ""
+        if event.alpha is not None and event.beta is not None:
+            if event.value is not None and event.value >= event.beta:
+                relation = ">= "
+            elif event.value is not None and event.value <= event.alpha:
+                relation = "<= "
+        return f"{head} TABLE ... {relation}{val(event.value)}{window()}"
+    if event.kind == "iteration":
+        depth = "?" if event.value is None else str(int(event.value))
+        return f"Iteration: depth {depth}"
     if event.kind == "done":
         if event.ply == 0:
             best = f" (move {event.move})" if event.move is not None else ""

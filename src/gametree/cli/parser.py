@@ -45,6 +45,25 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number >= 1."""
+    value = non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {text!r}")
+    return value
+
+
 def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: str) -> None:
     """The options every searching command shares."""
     group = parser.add_argument_group("search")
@@ -53,6 +72,12 @@ def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: st
     group.add_argument("--depth", type=non_negative_int, metavar="N",
                        help="look N plies ahead, then use the game's heuristic "
                             "(default: search to the end of the game)")
+    group.add_argument("--time", type=positive_seconds, metavar="SECONDS",
+                       help="engine only: think at most this long, then answer with the "
+                            "deepest search completed (with or without --depth)")
+    group.add_argument("--nodes", type=positive_int, metavar="N",
+                       help="engine only: visit at most about N positions, then answer with "
+                            "the deepest search completed")
     group.add_argument("--no-distance", dest="by_distance", action="store_false",
                        help="plain values: do not score wins and losses by their distance "
                             "(reproduces the seeds' numbers)")

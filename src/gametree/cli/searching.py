@@ -16,7 +16,11 @@ from .parser import CliParser, add_game_commands, add_search_options, fail, game
 from .position import game_and_position
 from .report import position_text, result_text
 
-_ALGORITHM_FLAGS = {"fail_soft": "--fail-hard", "exact_root": "--exact"}
+_ALGORITHM_FLAGS = {"fail_soft": "--fail-hard", "exact_root": "--exact", "time": "--time",
+                   "nodes": "--nodes"}
+
+DEFAULT_ALGORITHM = "engine"
+"""What solve, analyze and trace search with unless ``--algorithm`` says otherwise."""
 
 
 def _algorithm_options(args: argparse.Namespace, *, exact_root: bool) -> dict[str, Any]:
@@ -26,6 +30,9 @@ def _algorithm_options(args: argparse.Namespace, *, exact_root: bool) -> dict[st
         chosen["fail_soft"] = False
     if args.exact_root or exact_root:
         chosen["exact_root"] = True
+    for budget in ("time", "nodes"):
+        if getattr(args, budget, None) is not None:
+            chosen[budget] = getattr(args, budget)
     supported = ALGORITHMS[args.algorithm].options
     for name in chosen:
         if name not in supported and not (name == "exact_root" and args.algorithm == "minimax"):
@@ -161,7 +168,7 @@ def add_commands(subparsers: Any) -> None:
     )
     for name, run, summary, description in commands:
         common = CliParser(add_help=False)
-        add_search_options(common, default_algorithm="alphabeta")
+        add_search_options(common, default_algorithm=DEFAULT_ALGORITHM)
         if run is not run_trace:
             common.add_argument(
                 "--moves-file", metavar="FILE",

@@ -1,0 +1,616 @@
+"""The engine: iterative deepening around the fast negamax, as a generator of reports.
+
+``Engine(game)`` keeps what lasts between searches — the transposition table, killer moves
+and history scores — so a game played move after move gets faster as it goes.
+:meth:`Engine.iterate` is the search itself, in the style of sunfish: a generator that yields
+one :class:`~gametree.engine.report.Iteration` per completed depth. The caller owns the clock,
+the printing and the decision to stop (just stop iterating: the engine stays consistent).
+:meth:`Engine.search` runs it to the end and returns the usual
+:class:`~gametree.result.SearchResult`; :meth:`Engine.best_move` returns just the move.
+
+Each iteration searches the root moves in the order of the previous iteration (best first)
+with principal variation search: the first move with a full window, the others with a null
+window that only asks "better than the best so far?", re-searched when they are. The search
+stops early when the result cannot change any more: every line reached the end of the game
+(deeper iterations would see the same tree), or the root value is a proven win or loss (a
+proven value found at any depth is the true one; see ``docs/engine.md``).
+"""
+
+from __future__ import annotations
+
+import random
+import time as clock
+from collections.abc import Generator, Hashable, Iterator
+from dataclasses import dataclass, field
+from math import inf, nextafter
+from typing import Any, Generic, TypeVar
+
+from ..game import Game
+from ..result import Bound, MoveValue, SearchResult, SearchStats
+from ..trace import Tracer
+from ..values import (
+    MAX_PLY,
+    PROVEN,
+    Value,
+    classify,
+    for_player,
+    plies_to_result,
+    terminal_value,
+)
+from .limits import Limits
+from .ordering import MoveOrder
+from .report import Iteration, StopReason
+from .root import RootSearch
+from .search import Searcher, SearchStopped, estimate_of, key_function
+from .table import (
+    BOUND_MASK,
+    COMPLETE,
+    EXACT,
+    HEURISTIC,
+    TranspositionTable,
+    from_table,
+)
+from .traced import TracedSearcher
+
+S = TypeVar("S", bound=Hashable)
+M = TypeVar("M", bound=Hashable)
+
+UNLIMITED = MAX_PLY
+"""The depth searched "to the end" when iterative deepening is off."""
+
+SOFT_TIME = 0.6
+"""With a time budget, no new iteration starts once this fraction of it is spent: the next
+iteration would usually take longer than what is left (the running one is still stopped at
+the deadline)."""
+
+ALGORITHM = "engine"
+"""The name results carry in :attr:`SearchResult.algorithm`."""
+
+
+def _proven_within(value: Value, depth: int) -> bool:
+    """True if ``value`` is a win or loss proven within ``depth`` plies.
+
+    Only then is it final: the search saw every line up to that distance, so no quicker win
+    (or slower loss) can hide beyond its horizon. A longer proven distance can come from a
+    complete table entry and may still improve in a deeper iteration.
+    """
+    plies = plies_to_result(value)
+    return plies is not None and plies <= depth
+
+
+def make_table(table: TranspositionTable | int | bool | None) -> TranspositionTable | None:
+    """The engine's table from its ``table`` argument (see :class:`Engine`)."""
+    if table is None or table is True:
+        return TranspositionTable()
+    if table is False:
+        return None
+    if isinstance(table, TranspositionTable):
+        return table
+    if isinstance(table, int) and table > 0:
+        return TranspositionTable(table)
+    if isinstance(table, int) and table == 0:
+        return None
+    raise ValueError(f"table must be a TranspositionTable, a number of entries, True or False; "
+                     f"got {table!r}")
+
+
+@dataclass
+class _Run(Generic[S, M]):
+    """The bookkeeping of one search: its root, limits, searcher and progress."""
+
+    root: S
+    player: int
+    limits: Limits
+    exact: bool
+    seed: int | None
+    searcher: Any
+    tracer: Tracer[S, M]
+    started: float
+    deadline: float | None
+    iterative: bool
+    legal: list[M] = field(default_factory=list)
+    order: list[M] = field(default_factory=list)
+    last: Iteration[M] | None = None
+    stop: StopReason | None = None
+    iterations: int = 0
+    root_researches: int = 0
+    exhaustive: bool = False
+    current: RootSearch[S, M] | None = None
+    synced: tuple[int, int] = (0, 0)
+
+
+class Engine(Generic[S, M]):
+    """A game-playing and game-solving search for any game that follows the Game contract.
+
+    Args:
+        game: the rules.
+        by_distance: score wins and losses by their distance (see :mod:`gametree.values`).
+        table: the transposition table: ``True`` (default) for a new
+            :class:`~gametree.engine.table.TranspositionTable` of the default size, a number of
+            entries, a table to share, or ``False`` for none.
+        iterative: iterative deepening: ``True`` always, ``False`` never (one search to the
+            requested depth, or to the end), ``None`` (default) when it pays: for
+            :meth:`iterate`, whose callers want a report per depth, and for searches with a
+            time or node budget, which need a move at any moment. Plain depth-limited or
+            exact searches go straight to their depth: measured on tic-tac-toe, Nim and
+            Connect Four, the earlier iterations cost more than the ordering they provide
+            (``docs/engine.md``).
+        window: the root driver, ``"pvs"`` (principal variation search, default) or
+            ``"mtdf"`` (MTD(f): null-window searches only), see :mod:`gametree.engine.root`.
+        pvs: principal variation search (null-window tests after the first move).
+        killers, history: the killer-move and history ordering heuristics (history is off by
+            default: on the measured games it saved no nodes and its sorting cost time).
+    """
+
+    def __init__(
+        self,
+        game: Game[S, M],
+        *,
+        by_distance: bool = True,
+        table: TranspositionTable | int | bool | None = True,
+        iterative: bool | None = None,
+        window: str = "pvs",
+        pvs: bool = True,
+        killers: bool = True,
+        history: bool = False,
+    ) -> None:
+        self.game = game
+        self.by_distance = by_distance
+        self.table = make_table(table)
+        """The transposition table (``None`` when the engine has none)."""
+        self.order: MoveOrder[S, M] = MoveOrder(game, killers=killers, history=history)
+        """Killer moves and history scores, kept between searches."""
+        if window not in ("pvs", "mtdf"):
+            raise ValueError(f"window must be 'pvs' or 'mtdf', got {window!r}")
+        self.iterative = iterative
+        self.window = window
+        self.pvs = pvs
+        self.last_stop: StopReason | None = None
+        """Why the last search ended."""
+
+    # -- the public calls --------------------------------------------------------------------
+
+    def iterate(
+        self,
+        state: S | None = None,
+        *,
+        depth: int | None = None,
+        time: float | None = None,
+        nodes: int | None = None,
+        exact_root: bool = False,
+        seed: int | None = None,
+        tracer: Tracer[S, M] | None = None,
+    ) -> Generator[Iteration[M], None, None]:
+        """Search ``state`` (default: the initial state), yielding a report per depth.
+
+        Stop iterating whenever you like: the engine and its table stay consistent and can
+        search again at once. The limits (``depth``, ``time`` in seconds, ``nodes``) end the
+        search by themselves; the time and node budgets can stop an iteration half-way, and
+        if that unfinished iteration had already proved a better move than the previous one,
+        a last report with ``finished=False`` says so.
+
+        ``exact_root`` searches every root move with a full window (each move's value exact,
+        as ``analyze`` needs); ``seed`` breaks ties between equally good moves at random and
+        implies it. ``tracer`` receives every step (a slower search path).
+        """
+        run = self._start(state, Limits(depth, nodes, time), exact_root=exact_root, seed=seed,
+                          tracer=tracer, iterative=self.iterative is not False)
+        return self._iterations(run)
+
+    def search(
+        self,
+        state: S | None = None,
+        *,
+        depth: int | None = None,
+        time: float | None = None,
+        nodes: int | None = None,
+        exact_root: bool = False,
+        seed: int | None = None,
+        tracer: Tracer[S, M] | None = None,
+    ) -> SearchResult[M]:
+        """Search ``state`` within the limits and return the result (see :meth:`iterate`).
+
+        The result's value, best move and line are those of the deepest completed iteration,
+        or of a better move proven in an unfinished one.
+        """
+        limits = Limits(depth, nodes, time)
+        iterative = self.iterative
+        if iterative is None:
+            iterative = limits.nodes is not None or limits.time is not None
+        run = self._start(state, limits, exact_root=exact_root, seed=seed, tracer=tracer,
+                          iterative=iterative)
+        for _report in self._iterations(run):
+            pass
+        return self._result(run)
+
+    def analyze(self, state: S | None = None, **limits: Any) -> SearchResult[M]:
+        """Like :meth:`search` with ``exact_root``: every root move's exact value."""
+        return self.search(state, exact_root=True, **limits)
+
+    def best_move(
+        self,
+        state: S | None = None,
+        *,
+        depth: int | None = None,
+        time: float | None = None,
+        nodes: int | None = None,
+        seed: int | None = None,
+    ) -> M | None:
+        """The move to play in ``state`` within the limits (``None`` if the game is over)."""
+        return self.search(state, depth=depth, time=time, nodes=nodes, seed=seed).best_move
+
+    def clear(self) -> None:
+        """Forget everything learnt: the table's entries, killer moves and history."""
+        if self.table is not None:
+            self.table.clear()
+        self.order.clear()
+
+    # -- one search --------------------------------------------------------------------------
+
+    def _start(self, state: S | None, limits: Limits, *, exact_root: bool, seed: int | None,
+               tracer: Tracer[S, M] | None, iterative: bool) -> _Run[S, M]:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ValueError(f"seed must be an integer or None, got {seed!r}")
+        root = self.game.initial_state() if state is None else state
+        player = self.game.to_move(root)
+        if self.table is not None:
+            self.table.new_search()
+        self.order.age()
+        trace: Tracer[S, M] = tracer if tracer is not None else Tracer.off()
+        searcher: Any
+        if trace.enabled:
+            searcher = TracedSearcher(self.game, self.table, self.order,
+                                      by_distance=self.by_distance, pvs=self.pvs, tracer=trace,
+                                      root_player=player)
+        else:
+            searcher = Searcher(self.game, self.table, self.order, by_distance=self.by_distance,
+                                pvs=self.pvs)
+        started = clock.perf_counter()
+        deadline = None if limits.time is None else started + limits.time
+        return _Run(root, player, limits, exact_root or seed is not None, seed, searcher, trace,
+                    started, deadline, iterative)
+
+    def _iterations(self, run: _Run[S, M]) -> Generator[Iteration[M], None, None]:
+        try:
+            yield from self._iterate(run)
+        finally:  # also when the caller stops iterating early
+            self.last_stop = run.stop
+            self._sync_table(run)
+
+    def _sync_table(self, run: _Run[S, M]) -> None:
+        """Add the searcher's table counters to the table's own statistics."""
+        if self.table is None:
+            return
+        counters = run.searcher.counters()
+        self.table.stores += counters["stores"] - run.synced[0]
+        self.table.kept += counters["kept"] - run.synced[1]
+        run.synced = (counters["stores"], counters["kept"])
+
+    def _iterate(self, run: _Run[S, M]) -> Iterator[Iteration[M]]:
+        game = self.game
+        root, limits = run.root, run.limits
+        searcher = run.searcher
+        utility = game.outcome(root)
+        legal = list(game.moves(root)) if utility is None and limits.depth != 0 else []
+        if not legal:
+            yield self._leaf_report(run, utility)
+            return
+        run.legal = legal
+        run.order = list(self.order.order(root, legal, None, 0, run.player)) \
+            if self.order.hint is not None else list(legal)
+        target = UNLIMITED if limits.depth is None else limits.depth
+        if run.iterative:
+            depths: list[int] | range = range(1, target + 1)
+        elif limits.nodes is not None or limits.time is not None:
+            depths = [1, target] if target > 1 else [1]  # depth 1 first: always have a move
+        else:
+            depths = [target]
+        for depth in depths:
+            if run.iterations == 1:
+                searcher.limit(limits.nodes, run.deadline)
+            before = searcher.counters()
+            try:
+                report = self._iteration(run, depth)
+            except SearchStopped as stopped:
+                run.stop = "time" if stopped.reason == "time" else "nodes"
+                partial = self._partial_report(run, depth)
+                if partial is not None:
+                    run.last = partial
+                    yield partial
+                return
+            after = searcher.counters()
+            run.iterations += 1
+            run.exhaustive = after["guesses"] == before["guesses"]
+            complete = after["cuts"] == before["cuts"]
+            report = self._finish_report(run, report, complete)
+            run.last = report
+            yield report
+            if complete:
+                run.stop = "end"
+            elif self._proven(run, report):
+                run.stop = "proven"
+            elif depth >= target:
+                run.stop = "depth"
+            elif run.deadline is not None and clock.perf_counter() >= (
+                run.started + SOFT_TIME * (run.deadline - run.started)
+            ):
+                run.stop = "time"
+            if run.stop is not None:
+                break
+
+    def _iteration(self, run: _Run[S, M], depth: int) -> Iteration[M]:
+        """Search every root move to ``depth``; returns the (unfinished) report."""
+        trace = run.tracer
+        if run.iterative:
+            trace.iteration(depth)
+        run.searcher.count_root()
+        trace.enter(run.root, 0, "MAX")
+        root = RootSearch(self.game, run.root, run.player, run.order, depth,
+                          run.searcher.negamax, trace)
+        run.current = root
+        if run.exact:
+            root.exact()
+        elif self.window == "mtdf":
+            root.mtdf(run.last.value if run.last is not None else 0)
+        else:
+            root.pvs(null_window=self.pvs)
+        run.root_researches += root.researches
+        best, best_move, values = root.value, root.best_move, root.values
+        assert best_move is not None
+        if run.seed is not None:
+            tied = [move for move in run.legal if values[move][0] == best]
+            best_move = random.Random(run.seed).choice(tied)
+        trace.done(run.root, 0, "MAX", best, best_move)
+        # The next iteration tries this one's best move first, then the rest by value.
+        rest = sorted((move for move in run.order if move != best_move),
+                      key=lambda move: values[move][0], reverse=True)
+        run.order = [best_move, *rest]
+        moves = tuple(MoveValue(move, *values[move]) for move in run.legal)
+        return self._report(run, depth, best, best_move, moves)
+
+    # -- reports and results -----------------------------------------------------------------
+
+    def _report(self, run: _Run[S, M], depth: int, value: Value, best_move: M | None,
+                moves: tuple[MoveValue[M], ...], *, bound: Bound = "exact",
+                finished: bool = True) -> Iteration[M]:
+        counters = run.searcher.counters()
+        table = self.table
+        return Iteration(
+            depth=depth, value=value, best_move=best_move, pv=(), moves=moves,
+            nodes=counters["nodes"], seconds=clock.perf_counter() - run.started,
+            table_entries=0 if table is None else len(table), table_hits=counters["hits"],
+            bound=bound, finished=finished,
+        )
+
+    def _finish_report(self, run: _Run[S, M], report: Iteration[M],
+                       complete: bool) -> Iteration[M]:
+        """Add what is known once an iteration has finished: PV, completeness, proof."""
+        assert report.best_move is not None
+        outcome, plies = classify(report.value, by_distance=self.by_distance,
+                                  exhaustive=run.exhaustive and complete)
+        self._store_root(run, report, complete)
+        # A complete iteration's table holds the rest of the line beyond its depth.
+        pv = self._pv(run, UNLIMITED if complete else report.depth, report.best_move,
+                      report.value)
+        counters = run.searcher.counters()
+        # A search straight to the end reports how deep it actually went.
+        depth = counters["deepest"] if report.depth >= UNLIMITED else report.depth
+        return Iteration(
+            depth=depth, value=report.value, best_move=report.best_move, pv=pv,
+            moves=report.moves, nodes=counters["nodes"],
+            seconds=clock.perf_counter() - run.started,
+            table_entries=0 if self.table is None else len(self.table),
+            table_hits=report.table_hits, complete=complete, outcome=outcome, plies=plies,
+        )
+
+    def _partial_report(self, run: _Run[S, M], depth: int) -> Iteration[M] | None:
+        """The report of an iteration stopped half-way, if it proved a better move."""
+        if run.current is None or run.current.better is None or run.last is None:
+            return None
+        move, value, bound = run.current.better
+        if move == run.last.best_move:
+            return None
+        moves = tuple(entry if entry.move != move else MoveValue(move, value, bound)
+                      for entry in run.last.moves)
+        report = self._report(run, depth, value, move, moves, bound="lower", finished=False)
+        return Iteration(
+            depth=depth, value=value, best_move=move, pv=(move,), moves=moves,
+            nodes=report.nodes, seconds=report.seconds, table_entries=report.table_entries,
+            table_hits=report.table_hits, bound="lower", finished=False,
+        )
+
+    def _leaf_report(self, run: _Run[S, M], utility: Value | None) -> Iteration[M]:
+        """The report for a root that is finished, has no moves, or is searched to depth 0."""
+        counters = run.searcher.counters
+        run.searcher.count_root()
+        if utility is not None:
+            value = terminal_value(for_player(utility, run.player), 0,
+                                   by_distance=self.by_distance)
+            run.exhaustive = True
+        else:
+            value = for_player(estimate_of(self.game, run.root), run.player)
+            run.exhaustive = False
+        outcome, plies = classify(value, by_distance=self.by_distance,
+                                  exhaustive=run.exhaustive)
+        run.stop = "end"
+        run.iterations = 1
+        report: Iteration[M] = Iteration(
+            depth=0, value=value, best_move=None, pv=(), moves=(), nodes=counters()["nodes"],
+            seconds=clock.perf_counter() - run.started,
+            table_entries=0 if self.table is None else len(self.table),
+            table_hits=0, complete=utility is not None, outcome=outcome, plies=plies,
+        )
+        run.last = report
+        return report
+
+    def _proven(self, run: _Run[S, M], report: Iteration[M]) -> bool:
+        """True if deeper iterations cannot change what the search reports."""
+        if not self.by_distance:
+            return False
+        if run.exact:
+            return all(entry.exact and _proven_within(entry.value, report.depth)
+                       for entry in report.moves)
+        return _proven_within(report.value, report.depth)
+
+    def _store_root(self, run: _Run[S, M], report: Iteration[M], complete: bool) -> None:
+        """Remember the root's value and best move, as any searched position."""
+        if self.table is None:
+            return
+        flags = EXACT if run.exhaustive else EXACT | HEURISTIC
+        key = run.root if key_function(self.game) is None else self.game.key(run.root)
+        self.table.store(key, COMPLETE if complete else report.depth, flags, report.value,
+                         report.best_move)
+
+    def _result(self, run: _Run[S, M]) -> SearchResult[M]:
+        """The :class:`SearchResult` of a finished run."""
+        report = run.last
+        assert report is not None
+        counters = run.searcher.counters()
+        moves = report.moves
+        requested = run.limits.depth
+        if run.stop == "proven" and (requested is None or report.depth < requested):
+            # Values at this depth that are not proofs say nothing about deeper searches; what
+            # holds at any depth is that no move beats the proven best.
+            moves = tuple(
+                entry if abs(entry.value) >= PROVEN or entry.move == report.best_move
+                else MoveValue(entry.move, report.value, "upper")
+                for entry in moves
+            )
+        stats = SearchStats(
+            nodes=counters["nodes"],
+            leaves=counters["leaves"],
+            evaluations=counters["evaluations"],
+            cutoffs=counters["cutoffs"],
+            seconds=clock.perf_counter() - run.started,
+            extra=self._extra(run, counters),
+        )
+        if requested is not None:
+            depth: int | None = requested
+        elif run.stop in ("end", "proven"):
+            depth = None
+        else:
+            depth = report.depth
+        return SearchResult(
+            best_move=report.best_move,
+            value=report.value,
+            moves=moves,
+            pv=report.pv,
+            stats=stats,
+            algorithm=ALGORITHM,
+            depth=depth,
+            by_distance=self.by_distance,
+            outcome=report.outcome,
+            plies=report.plies,
+        )
+
+    def _extra(self, run: _Run[S, M], counters: dict[str, int]) -> dict[str, float]:
+        cutoffs = counters["cutoffs"]
+        extra: dict[str, float] = {
+            "iterations": run.iterations,
+            "depth_reached": run.last.depth if run.last is not None else 0,
+            "deepest_ply": counters["deepest"],
+            "first_move_cutoffs": counters["first_cutoffs"],
+            "first_move_cutoff_rate": round(counters["first_cutoffs"] / cutoffs, 4)
+            if cutoffs else 0.0,
+            "re_searches": counters["researches"] + run.root_researches,
+            "stopped_by_limit": 1 if run.stop in ("time", "nodes") else 0,
+        }
+        if self.table is not None:
+            extra.update({
+                "table_probes": counters["probes"],
+                "table_hits": counters["hits"],
+                "table_stores": counters["stores"],
+                "table_entries": len(self.table),
+                "table_capacity": self.table.capacity,
+            })
+        return extra
+
+    # -- the principal variation -------------------------------------------------------------
+
+    def _pv(self, run: _Run[S, M], depth: int, best_move: M, value: Value) -> tuple[M, ...]:
+        """The principal variation after ``best_move``, read from the table.
+
+        Each step takes the stored best move of the position and checks it: the child's value
+        (finished game, estimate at the depth limit, or exact table entry) must equal the
+        position's. Where the table cannot confirm a move (an entry overwritten or only a
+        bound), a null-window search of each move finds one that keeps the value. The line
+        ends at the depth searched, at the end of the game, or where nothing confirms.
+        """
+        game = self.game
+        line = [best_move]
+        state = game.play(run.root, best_move)
+        mover = game.to_move(state)
+        target = value if mover == run.player else -value
+        ply, left = 1, depth - 1
+        searcher = run.searcher
+        quiet = isinstance(searcher, TracedSearcher)
+        if quiet:  # the searches below only read the line; they are not part of the trace
+            searcher.trace = Tracer.off()
+        try:
+            while left > 0 and len(line) < MAX_PLY:
+                if game.outcome(state) is not None:
+                    break
+                legal = game.moves(state)
+                if not legal:
+                    break
+                step = self._pv_step(run, state, mover, legal, ply, left, target)
+                if step is None:
+                    break
+                move, child, child_mover, child_target = step
+                line.append(move)
+                state, mover, target = child, child_mover, child_target
+                ply, left = ply + 1, left - 1
+        except SearchStopped:
+            pass
+        finally:
+            if quiet:
+                searcher.trace = run.tracer
+        return tuple(line)
+
+    def _pv_step(self, run: _Run[S, M], state: S, mover: int, legal: Any, ply: int, left: int,
+                 target: Value) -> tuple[M, S, int, Value] | None:
+        """The move of the line at ``state`` (worth ``target`` to ``mover``), if one confirms."""
+        game = self.game
+        stored = self._probe(state)
+        candidates = list(legal)
+        if stored is not None and stored[3] in candidates:
+            candidates.remove(stored[3])
+            candidates.insert(0, stored[3])
+        for move in candidates:
+            child = game.play(state, move)
+            child_mover = game.to_move(child)
+            child_target = target if child_mover == mover else -target
+            known = self._known_value(child, child_mover, ply + 1, left - 1)
+            if known is not None:
+                if known == child_target:
+                    return move, child, child_mover, child_target
+                continue
+            # Does this move keep the value? A null window just below the target answers.
+            negamax = run.searcher.negamax
+            below = nextafter(target, -inf)
+            if child_mover == mover:
+                found = negamax(child, child_mover, ply + 1, left - 1, below, target)
+            else:
+                found = -negamax(child, child_mover, ply + 1, left - 1, -target, -below)
+            if found >= target:
+                return move, child, child_mover, child_target
+        return None
+
+    def _probe(self, state: S) -> Any:
+        if self.table is None:
+            return None
+        key = state if key_function(self.game) is None else self.game.key(state)
+        return self.table.entries.get(key)
+
+    def _known_value(self, state: S, mover: int, ply: int, left: int) -> Value | None:
+        """The exact value of ``state`` for ``mover`` if it is known without searching."""
+        utility = self.game.outcome(state)
+        if utility is not None:
+            return terminal_value(for_player(utility, mover), ply, by_distance=self.by_distance)
+        if left <= 0:
+            return for_player(estimate_of(self.game, state), mover)
+        entry = self._probe(state)
+        if entry is not None and entry[0] >= left and entry[1] & BOUND_MASK == EXACT:
+            stored: Value = entry[2]
+            return from_table(stored, ply) if self.by_distance else stored
+        return None

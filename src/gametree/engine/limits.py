@@ -1,0 +1,39 @@
+"""The budgets a search can be given: depth, nodes and time, checked once at the start."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How far a search may go. Any combination may be given; ``None`` means no limit.
+
+    The first iteration of iterative deepening (depth 1) always completes, so a search always
+    has a move to return; the node and time budgets apply from then on.
+    """
+
+    depth: int | None = None
+    """Plies to look ahead; ``None`` searches to the end of the game (or until proven)."""
+
+    nodes: int | None = None
+    """The most positions to visit in the whole search."""
+
+    time: float | None = None
+    """Seconds of wall-clock time for the whole search."""
+
+    def __post_init__(self) -> None:
+        depth, nodes, seconds = self.depth, self.nodes, self.time
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
+                                  or depth < 0):
+            raise ValueError(f"depth must be a non-negative integer or None, got {depth!r}")
+        if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int)
+                                  or nodes < 1):
+            raise ValueError(f"nodes must be a positive integer or None, got {nodes!r}")
+        if seconds is not None and (
+            isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+            or not math.isfinite(seconds) or seconds <= 0
+        ):
+            raise ValueError(f"time must be a positive number of seconds or None, "
+                             f"got {seconds!r}")

@@ -1,0 +1,166 @@
+"""One iteration at the root: which move is best, and what each root move is worth.
+
+The root is searched differently from the nodes below it because its answer has more parts:
+the best move, the value, and each root move's value or bound. Three drivers:
+
+* :meth:`RootSearch.pvs` — principal variation search: the first move (the previous
+  iteration's best) with a full window, every other move with a null window asking "better
+  than the best so far?", and a full re-search only for those that are.
+* :meth:`RootSearch.mtdf` — MTD(f) (Plaat et al., 1996): only null-window searches of the
+  whole root, each asking "is the value at least β?", moving β to the bound each answer
+  returns until the lower and upper bounds meet. It starts from a guess (the previous
+  iteration's value) and relies on the table to make the repeated searches cheap.
+* :meth:`RootSearch.exact` — every root move's exact value, each move searched on its own
+  (``analyze``, and ``seed`` tie-breaking, need them).
+
+While a driver runs, :attr:`RootSearch.better` holds a move proven better than the first
+(the previous iteration's best), so that a search stopped half-way can still use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from math import inf, nextafter
+from typing import Any, Generic, TypeVar
+
+from ..game import Game
+from ..result import Bound
+from ..trace import Tracer
+from ..values import Value
+
+S = TypeVar("S", bound=Hashable)
+M = TypeVar("M", bound=Hashable)
+
+MTDF_STEPS = 24
+"""MTD(f) gives up after this many null-window searches (values with many distinct levels,
+such as fine-grained floats, can make it creep) and finishes with one full-window search."""
+
+Negamax = Callable[[Any, int, int, int, Value, Value], Value]
+
+
+class RootSearch(Generic[S, M]):
+    """The root moves of one iteration to ``depth`` and the drivers that value them."""
+
+    def __init__(self, game: Game[S, M], root: S, player: int, order: Sequence[M], depth: int,
+                 negamax: Negamax, tracer: Tracer[S, M]) -> None:
+        self.root = root
+        self.order = list(order)
+        """The root moves in the order tried (the previous best first)."""
+        self.depth = depth
+        self.trace = tracer
+        self.player = player
+        self.negamax = negamax
+        self.children: dict[M, tuple[S, int]] = {}
+        for move in self.order:
+            child = game.play(root, move)
+            self.children[move] = (child, game.to_move(child))
+        self.values: dict[M, tuple[Value, Bound]] = {}
+        """Each root move's value or bound once a driver has run."""
+        self.best_move: M | None = None
+        self.value: Value = -inf
+        self.better: tuple[M, Value, Bound] | None = None
+        """A move proven better than the first one (with its value or lower bound), if any."""
+        self.researches = 0
+        """Root moves searched a second time (PVS re-searches, MTD(f) steps after the first)."""
+
+    def search(self, move: M, low: Value, high: Value) -> Value:
+        """The value of ``move`` for the root player, searched with the window (low, high)."""
+        child, mover = self.children[move]
+        if mover == self.player:
+            return self.negamax(child, mover, 1, self.depth - 1, low, high)
+        return -self.negamax(child, mover, 1, self.depth - 1, -high, -low)
+
+    # -- drivers -----------------------------------------------------------------------------
+
+    def pvs(self, *, null_window: bool = True) -> None:
+        """Principal variation search over the root moves (plain alpha-beta, each move with
+        the window ``(best so far, +inf)``, if ``null_window`` is off)."""
+        trace = self.trace
+        best: Value = -inf
+        null_window = null_window and self.depth > 1  # leaves come back exact anyway
+        for index, move in enumerate(self.order):
+            trace.try_move(self.root, 0, "MAX", move)
+            if index == 0 or not null_window:
+                value = self.search(move, best, inf)
+            else:
+                value = self.search(move, best, nextafter(best, inf))
+                if value > best:
+                    prior = self.better
+                    self.better = (move, value, "lower")  # better, exact value not known yet
+                    self.researches += 1
+                    value = self.search(move, best, inf)
+                    if value <= best:  # the full search did not confirm it (search instability)
+                        self.better = prior
+            bound: Bound = "exact" if value > best or index == 0 else "upper"
+            self.values[move] = (value, bound)
+            if value > best:
+                best = value
+                self.best_move = move
+                if index > 0:
+                    self.better = (move, value, "exact")
+            trace.scored(self.root, 0, "MAX", move, value, best, inf)
+        self.value = best
+
+    def mtdf(self, guess: Value) -> None:
+        """MTD(f) from ``guess``: null-window tests of the root until the value is pinned."""
+        lower, upper = -inf, inf
+        ceiling = dict.fromkeys(self.order, inf)  # each move's best upper bound so far
+        value = guess
+        best_move: M | None = None
+        steps = 0
+        while lower < upper and steps < MTDF_STEPS:
+            beta = value if value > lower else nextafter(lower, inf)
+            steps += 1
+            value, cut_move = self._test(beta, ceiling)
+            if value < beta or cut_move is None:
+                upper = value
+            else:
+                lower = value
+                best_move = cut_move
+                if cut_move != self.order[0]:
+                    self.better = (cut_move, value, "lower")
+        self.researches += steps - 1
+        if lower != upper or best_move is None:
+            # Too many steps, or an inconsistent answer (the table mixed depths): settle it
+            # with one full-window search.
+            self.values.clear()
+            self.pvs()
+            return
+        self.value = lower
+        self.best_move = best_move
+        for move in self.order:
+            if move == best_move:
+                self.values[move] = (lower, "exact")
+            else:
+                self.values[move] = (min(ceiling[move], lower), "upper")
+        for move in self.order:
+            self.trace.scored(self.root, 0, "MAX", move, self.values[move][0], lower, inf)
+
+    def _test(self, beta: Value, ceiling: dict[M, Value]) -> tuple[Value, M | None]:
+        """Is the root worth at least ``beta``? Returns the fail-soft bound and the move that
+        reached ``beta`` (``None`` if none did); records the moves' upper bounds."""
+        below = nextafter(beta, -inf)
+        best: Value = -inf
+        for move in self.order:
+            self.trace.try_move(self.root, 0, "MAX", move)
+            value = self.search(move, below, beta)
+            best = max(best, value)
+            if value >= beta:
+                return value, move
+            ceiling[move] = min(ceiling[move], value)
+        return best, None
+
+    def exact(self) -> None:
+        """Every root move's exact value (each with a full window)."""
+        best: Value = -inf
+        for move in self.order:
+            self.trace.try_move(self.root, 0, "MAX", move)
+            value = self.search(move, -inf, inf)
+            self.values[move] = (value, "exact")
+            if value > best:
+                best = value
+                self.best_move = move
+                if move != self.order[0]:
+                    self.better = (move, value, "exact")
+            self.trace.scored(self.root, 0, "MAX", move, value, best, inf)
+        self.value = best

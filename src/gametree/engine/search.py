@@ -1,0 +1,328 @@
+"""The engine's inner loop: fail-soft negamax alpha-beta with table, ordering and PVS.
+
+This is the code every node goes through, so it is written for speed: one closure whose
+game methods, table and counters are local variables (no attribute look-ups, no objects
+made per node besides the game's own states, no copies). :mod:`gametree.engine.traced` is the
+same algorithm written plainly with trace events; tests check that both visit the same nodes.
+
+Conventions (those of :mod:`gametree.reference.negamax`):
+
+* ``negamax(state, player, ply, depth, alpha, beta)`` values ``state`` for ``player``, the
+  player to move there, ``ply`` plies below the root, looking ``depth`` plies further.
+* A finished game is worth ``WIN - ply`` to the winner under distance scoring (the game's
+  utility otherwise); a state at depth 0 is worth the game's heuristic estimate.
+* If a move leaves the same player to move, the child's value and window are not negated.
+* Fail-soft: the value returned may lie outside ``(alpha, beta)``; if it is ``<= alpha`` it is
+  an upper bound on the true value, if ``>= beta`` a lower bound, otherwise exact.
+
+**Principal variation search** (PVS, on by default): after the first move, each move is first
+searched with a null window ``(a, a⁺)`` — ``a⁺`` is the next float above ``a``, so the window
+is empty whatever the values' type — which only answers "is it better than ``a``?". Only if it
+is, the move is searched again with the full window. With good ordering the first move is
+usually best and the cheap tests pay for the rare re-searches.
+
+Two counters make the table sound across iterative deepening:
+
+* ``cuts`` counts nodes cut off by the depth limit (and table entries that were). A node whose
+  subtree had none is *complete*: its value holds at any depth and is stored as
+  :data:`~gametree.engine.table.COMPLETE`.
+* ``guesses`` counts heuristic estimates (and table entries that used one). A value without
+  any is a proof; only such a search may call a draw proven.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable
+from math import inf, nextafter
+from typing import Any, Generic, TypeVar
+
+from ..game import Game
+from ..values import HEURISTIC_LIMIT, PROVEN, WIN, Value, checked_heuristic
+from .ordering import MoveOrder
+from .table import (
+    BOUND_MASK,
+    COMPLETE,
+    EXACT,
+    HEURISTIC,
+    LOWER,
+    UPPER,
+    Entry,
+    TranspositionTable,
+)
+
+S = TypeVar("S", bound=Hashable)
+M = TypeVar("M", bound=Hashable)
+
+CHECK_EVERY = 1024
+"""Nodes between two looks at the clock (about a millisecond of search or less)."""
+
+Negamax = Callable[[Any, int, int, int, Value, Value], Value]
+"""The signature of the search function: ``(state, player, ply, depth, alpha, beta)``."""
+
+COUNTERS = ("nodes", "leaves", "evaluations", "cutoffs", "first_cutoffs", "probes", "hits",
+            "stores", "kept", "researches", "cuts", "guesses", "deepest")
+"""The counters a searcher keeps, in the order :meth:`Searcher.counters` returns them."""
+
+
+class SearchStopped(Exception):  # noqa: N818 -- a signal that a budget ran out, not an error
+    """Raised inside a search when its node or time budget runs out.
+
+    Nothing is half-written when it propagates: the table is only written when a node's
+    search has finished, so the table stays consistent and the engine reusable.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        """``"nodes"`` or ``"time"``: which budget ran out."""
+
+
+def estimate_of(game: Game[Any, Any], state: Any) -> Value:
+    """The game's heuristic estimate of ``state`` (for player 0), checked like the reference."""
+    return checked_heuristic(game.evaluate(state))
+
+
+def key_function(game: Game[Any, Any]) -> Callable[[Any], Hashable] | None:
+    """``game.key`` if the game overrides it, else ``None`` (the state is its own key)."""
+    return game.key if type(game).key is not Game.key else None
+
+
+class Searcher(Generic[S, M]):
+    """One search's inner loop and counters, built for one game, table and move order.
+
+    :attr:`negamax` is the search function. The counters start at zero; :meth:`counters`
+    reads them. Limits are set with :meth:`limit`; when one is reached :attr:`negamax` raises
+    :class:`SearchStopped`.
+    """
+
+    negamax: Negamax
+    counters: Callable[[], dict[str, int]]
+    limit: Callable[[int | None, float | None], None]
+
+    def __init__(  # noqa: PLR0915 -- one closure, so that the inner loop's names are local
+        self, game: Game[S, M], table: TranspositionTable | None, order: MoveOrder[S, M], *,
+        by_distance: bool, pvs: bool,
+    ) -> None:
+        outcome = game.outcome
+        moves_of = game.moves
+        play = game.play
+        to_move = game.to_move
+        evaluate = game.evaluate
+        key_of = key_function(game)
+        reorder = order.order
+        cutoff = order.cutoff
+        table_on = table is not None
+        entries: dict[Hashable, Entry] = table.entries if table is not None else {}
+        get = entries.get
+        capacity = table.capacity if table is not None else 0
+        sweep = table.sweep if table is not None else None
+        generation = table.generation if table is not None else 0
+        full_always = not pvs
+        limit_value = HEURISTIC_LIMIT
+
+        nodes = leaves = evaluations = cutoffs = first_cutoffs = 0
+        probes = hits = stores = kept = researches = cuts = guesses = deepest = 0
+        next_check = CHECK_EVERY
+        node_limit: int | None = None
+        deadline: float | None = None
+
+        def check() -> None:
+            """Called every :data:`CHECK_EVERY` nodes and at the node limit: stop if due."""
+            nonlocal next_check, nodes
+            if node_limit is not None and nodes > node_limit:
+                nodes -= 1  # this node will not be searched
+                raise SearchStopped("nodes")
+            if deadline is not None and time.perf_counter() >= deadline:
+                nodes -= 1
+                raise SearchStopped("time")
+            next_check = nodes + CHECK_EVERY
+            if node_limit is not None and next_check > node_limit + 1:
+                next_check = node_limit + 1
+
+        def limit(max_nodes: int | None, until: float | None) -> None:
+            """Stop after ``max_nodes`` nodes in all, or at ``until`` (``time.perf_counter``)."""
+            nonlocal node_limit, deadline, next_check
+            node_limit, deadline = max_nodes, until
+            next_check = nodes + 1
+
+        def estimate(state: Any, player: int) -> Value:
+            value = evaluate(state)
+            try:
+                usable = value.__class__ is not bool and -limit_value <= value <= limit_value
+            except TypeError:
+                usable = False
+            if not usable:
+                checked_heuristic(value)  # raises the reference's ValueError
+            return -value if player else value
+
+        def negamax(  # noqa: PLR0915 -- the inner loop, kept in one piece for speed
+            state: Any, player: int, ply: int, depth: int, alpha: Value, beta: Value,
+        ) -> Value:
+            nonlocal nodes, leaves, evaluations, cutoffs, first_cutoffs, probes, hits, stores
+            nonlocal kept, researches, cuts, guesses, deepest
+            nodes += 1
+            if nodes >= next_check:
+                check()
+            utility = outcome(state)
+            if utility is not None:
+                leaves += 1
+                if ply > deepest:  # noqa: PLR1730 -- cheaper than calling max() per leaf
+                    deepest = ply
+                if player:
+                    utility = -utility
+                if by_distance:
+                    if utility > 0:
+                        return WIN - ply
+                    if utility < 0:
+                        return ply - WIN
+                    return 0
+                return utility
+            if depth <= 0:
+                leaves += 1
+                if ply > deepest:  # noqa: PLR1730 -- cheaper than calling max() per leaf
+                    deepest = ply
+                evaluations += 1
+                guesses += 1
+                cuts += 1
+                return estimate(state, player)
+
+            tt_move = None
+            entry = None
+            key: Hashable = None
+            if table_on:
+                key = state if key_of is None else key_of(state)
+                probes += 1
+                entry = get(key)
+                if entry is not None:
+                    stored_depth, flags, value, tt_move, _generation = entry
+                    if stored_depth >= depth:
+                        if by_distance:
+                            if value >= PROVEN:
+                                value -= ply
+                            elif value <= -PROVEN:
+                                value += ply
+                        bound = flags & BOUND_MASK
+                        if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
+                            hits += 1
+                            if stored_depth < COMPLETE:
+                                cuts += 1
+                            if flags & HEURISTIC:
+                                guesses += 1
+                            return value
+
+            legal = moves_of(state)
+            if not legal:  # a horizon: no moves, yet the game does not call it finished
+                leaves += 1
+                if ply > deepest:  # noqa: PLR1730 -- cheaper than calling max() per leaf
+                    deepest = ply
+                evaluations += 1
+                guesses += 1
+                return estimate(state, player)
+            if tt_move is not None and tt_move in legal:
+                todo: Any = (tt_move,)
+                staged = True
+            else:
+                tt_move = None
+                todo = reorder(state, legal, None, ply, player)
+                staged = False
+
+            cuts_before = cuts
+            guesses_before = guesses
+            best: Value = -inf
+            best_move = None
+            a = alpha
+            a_up = nextafter(a, inf)
+            first = full = True
+            child_ply = ply + 1
+            child_depth = depth - 1
+            # Children at depth 0 come back exact: a null-window test would only be repeated.
+            full_window = full_always or child_depth <= 0
+            while True:
+                for move in todo:
+                    child = play(state, move)
+                    mover = to_move(child)
+                    if mover == player:
+                        if full:
+                            value = negamax(child, mover, child_ply, child_depth, a, beta)
+                        else:
+                            value = negamax(child, mover, child_ply, child_depth, a, a_up)
+                            if a < value < beta:
+                                researches += 1
+                                value = negamax(child, mover, child_ply, child_depth, a, beta)
+                    elif full:
+                        value = -negamax(child, mover, child_ply, child_depth, -beta, -a)
+                    else:
+                        value = -negamax(child, mover, child_ply, child_depth, -a_up, -a)
+                        if a < value < beta:
+                            researches += 1
+                            value = -negamax(child, mover, child_ply, child_depth, -beta, -a)
+                    if value > best:
+                        best = value
+                        best_move = move
+                        if value > a:
+                            if value >= beta:
+                                cutoffs += 1
+                                if first:
+                                    first_cutoffs += 1
+                                cutoff(move, tt_move, ply, player, depth)
+                                break
+                            a = value
+                            a_up = nextafter(a, inf)
+                    first = False
+                    full = full_window
+                else:
+                    if staged:
+                        staged = False
+                        todo = reorder(state, legal, tt_move, ply, player)
+                        continue
+                break
+
+            if table_on:
+                if best <= alpha:
+                    flags = UPPER
+                elif best >= beta:
+                    flags = LOWER
+                else:
+                    flags = EXACT
+                if guesses != guesses_before:
+                    flags |= HEURISTIC
+                stored_depth = depth if cuts != cuts_before else COMPLETE
+                value = best
+                if by_distance:
+                    if value >= PROVEN:
+                        value += ply
+                    elif value <= -PROVEN:
+                        value -= ply
+                # The replacement policy (table.keeps_old), inline.
+                if entry is not None and entry[4] == generation and (
+                    entry[0] > stored_depth or (
+                        entry[0] == stored_depth and not entry[1] & BOUND_MASK
+                        and flags & BOUND_MASK)):
+                    kept += 1
+                else:
+                    if len(entries) >= capacity and key not in entries:
+                        sweep()  # type: ignore[misc]
+                    entries[key] = (stored_depth, flags, value, best_move, generation)
+                    stores += 1
+            return best
+
+        def counters() -> dict[str, int]:
+            return {
+                "nodes": nodes, "leaves": leaves, "evaluations": evaluations,
+                "cutoffs": cutoffs, "first_cutoffs": first_cutoffs, "probes": probes,
+                "hits": hits, "stores": stores, "kept": kept, "researches": researches,
+                "cuts": cuts, "guesses": guesses, "deepest": deepest,
+            }
+
+        def count_root() -> None:
+            """Count the root itself as a visited node (the root loop lives in the engine)."""
+            nonlocal nodes
+            nodes += 1
+            if nodes >= next_check:
+                check()
+
+        self.negamax = negamax
+        self.counters = counters
+        self.limit = limit
+        self.count_root = count_root

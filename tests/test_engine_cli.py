@@ -1,0 +1,87 @@
+"""The engine behind the command line: the default algorithm, --time and --nodes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from gametree.algorithms import search
+from gametree.cli import main
+from gametree.games.tictactoe import MNKGame
+
+SEED_004 = ["--leaves", "10 11 12 9 14 15 13 14 5 2 4 1 3 22 20 21",
+            "--labels", "current A B C D E F G H I J K L M N"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(argv))
+    except SystemExit as exit_:
+        status = int(exit_.code or 0)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_the_engine_is_the_default(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("solve", "analyze", "trace"):
+        status, out, _ = run(capsys, command, "tree", *SEED_004, "--json")
+        assert status == 0
+        document = json.loads(out)
+        assert document["algorithm"] == "engine"
+        assert document["value"] == 10 and document["best_move"] == "A"
+    assert search(MNKGame()).algorithm == "engine"
+
+
+def test_analyze_gives_the_exact_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "analyze", "tictactoe", "--moves", "5", "--json")
+    engine = {entry["move"]: entry["value"] for entry in json.loads(out)["moves"]}
+    _, out, _ = run(capsys, "analyze", "tictactoe", "--moves", "5", "--json", "--algorithm",
+                    "alphabeta")
+    reference = {entry["move"]: entry["value"] for entry in json.loads(out)["moves"]}
+    assert engine == reference
+
+
+def test_time_and_nodes_budgets(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "tictactoe", "--time", "5", "--json")
+    document = json.loads(out)
+    assert status == 0 and document["outcome"] == "draw"  # solved well within the budget
+    status, out, _ = run(capsys, "solve", "tictactoe", "--nodes", "200", "--json")
+    document = json.loads(out)
+    assert status == 0 and document["stats"]["stopped_by_limit"] == 1
+    assert document["stats"]["nodes"] <= 200
+    assert document["best_move"] is not None
+    status, out, _ = run(capsys, "solve", "tictactoe", "--nodes", "200", "--depth", "3")
+    assert status == 0 and "engine, to depth 3" in out
+
+
+def test_trace_shows_the_engine_at_work(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "trace", "tictactoe", "--moves", "1 5", "--time", "5")
+    assert status == 0
+    assert "Iteration: depth 1" in out and "TABLE ..." in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--time", "0"], "expected a positive number of seconds"),
+    (["--time", "soon"], "expected a number of seconds"),
+    (["--nodes", "0"], "expected a number >= 1"),
+    (["--time", "1", "--algorithm", "minimax"], "--time does not apply to --algorithm minimax"),
+    (["--nodes", "9", "--algorithm", "alphabeta"], "--nodes does not apply"),
+])
+def test_bad_budgets_are_one_line_errors(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                         message: str) -> None:
+    status, out, err = run(capsys, "solve", "tictactoe", *argv)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_time_budget_from_the_terminal() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "gametree", "solve", "tictactoe", "--time", "0.2", "--json"],
+        capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,
+    )
+    assert completed.returncode == 0, completed.stderr
+    document = json.loads(completed.stdout)
+    assert document["algorithm"] == "engine" and document["best_move"] is not None
