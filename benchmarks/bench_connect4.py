@@ -128,7 +128,7 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; exit 0, 1 if the answers differ, 2 if it cannot run."""
-    command = parser(__doc__.splitlines()[0], repeat=3, budget=30.0, peers=list(PEERS))
+    command = parser(__doc__.splitlines()[0], repeat=9, budget=30.0, peers=list(PEERS))
     command.add_argument("--depths", type=parse_depths, default=(8, 10), metavar="8,10",
                          help="search depths in plies, one table each (default 8,10)")
     return run_main(body, command, argv)

@@ -88,7 +88,7 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; exit 0, 1 if the answers differ, 2 if it cannot run."""
-    command = parser(__doc__.splitlines()[0], repeat=3, budget=60.0, peers=list(PEERS))
+    command = parser(__doc__.splitlines()[0], repeat=9, budget=60.0, peers=list(PEERS))
     command.add_argument("--rows", type=parse_rows, default=(1, 3, 5, 7), metavar="1,3,5,7",
                          help="sticks in each row (default 1,3,5,7)")
     return run_main(body, command, argv)

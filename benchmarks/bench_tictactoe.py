@@ -65,7 +65,7 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; exit 0, 1 if the answers differ, 2 if it cannot run."""
-    command = parser(__doc__.splitlines()[0], repeat=7, budget=10.0, peers=list(PEERS))
+    command = parser(__doc__.splitlines()[0], repeat=15, budget=10.0, peers=list(PEERS))
     return run_main(body, command, argv)
 
 

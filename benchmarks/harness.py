@@ -283,12 +283,13 @@ def table(title: str, reference: Row, others: Sequence[Row]) -> str:
     """The comparison table: one line per contender, ratios against the reference (gametree).
 
     ``time ratio`` is the peer's median time over gametree's (how many times faster gametree
-    is); ``node ratio`` the peer's node count over gametree's, and ``per-node ratio`` the peer's
-    time per node over gametree's. Since time ratio = node ratio * per-node ratio, the table
-    shows where a difference comes from: fewer nodes (the algorithm) or cheaper nodes (the code).
+    is), ``cpu ratio`` the same for CPU time; ``node ratio`` is the peer's node count over
+    gametree's, and ``per-node ratio`` the peer's time per node over gametree's. Since time
+    ratio = node ratio * per-node ratio, the table shows where a difference comes from: fewer
+    nodes (the algorithm) or cheaper nodes (the code).
     """
-    header = ("contender", "answer", "nodes", "median time", "runs", "µs/node",
-              "time ratio", "node ratio", "per-node ratio")
+    header = ("contender", "answer", "nodes", "median time", "cpu", "runs", "µs/node",
+              "time ratio", "cpu ratio", "node ratio", "per-node ratio")
     base = reference.measurement
     lines: list[tuple[str, ...]] = []
     base_per_node = per_node_micros(base)
@@ -301,9 +302,11 @@ def table(title: str, reference: Row, others: Sequence[Row]) -> str:
             answer_text(m.answer),
             f"{m.nodes:,}" if m.nodes is not None else "-",
             format_seconds(m.median),
+            format_seconds(m.cpu_median) if m.cpu_median is not None else "-",
             str(len(m.times)),
             f"{per_node:.2f}" if per_node is not None else "-",
             "1" if is_base else format_ratio(m.median, base.median),
+            "1" if is_base else format_ratio(m.cpu_median, base.cpu_median),
             "1" if is_base else format_ratio(m.nodes, base.nodes),
             "1" if is_base else format_ratio(per_node, base_per_node),
         ))
@@ -320,7 +323,9 @@ def table(title: str, reference: Row, others: Sequence[Row]) -> str:
     out.extend(render(line) for line in lines)
     out.append("")
     out.append(f"Ratios are peer / {reference.name}: above 1, gametree is faster or searches "
-               "fewer nodes. Time: median of the timed runs.")
+               "fewer nodes. Time: median wall time of the timed runs (cpu: median CPU time of "
+               "the same runs; much less than the wall time means the process waited for a "
+               "core).")
     notes = [note for row in (reference, *others) for note in row.notes]
     if notes:
         out.append("")

@@ -11,7 +11,9 @@ One measurement of one contender on one task:
    :func:`time.perf_counter` around the search call alone (building the game and the initial
    state are outside the clock). Up to ``repeat`` runs, stopping early once the timed runs add up
    to more than ``budget`` seconds, at least one. Each run starts from nothing: a fresh game
-   object, a fresh transposition table.
+   object, a fresh transposition table. The process's CPU time (:func:`time.process_time`) is
+   recorded beside the wall time: on a shared machine it shows how much of a wall time was
+   spent waiting for a core.
 3. The **median** of the timed runs is the figure reported; every timed run must give the same
    answer as the counting run, else the measurement fails.
 """
@@ -49,22 +51,32 @@ class Measurement:
     """States visited, counted in the counting run; ``None`` if the contender cannot count."""
 
     times: list[float] = field(default_factory=list)
-    """Seconds of each timed run, in the order they ran."""
+    """Wall-clock seconds of each timed run, in the order they ran."""
+
+    cpu_times: list[float] = field(default_factory=list)
+    """CPU seconds of this process during each timed run."""
 
     @property
     def median(self) -> float:
         """The median of :attr:`times`: the figure the tables report."""
         return statistics.median(self.times)
 
+    @property
+    def cpu_median(self) -> float | None:
+        """The median of :attr:`cpu_times`, if they were recorded."""
+        return statistics.median(self.cpu_times) if self.cpu_times else None
+
     def as_dict(self) -> dict[str, Any]:
         """The measurement as JSON-ready data (what the peer worker prints)."""
-        return {"answer": self.answer, "nodes": self.nodes, "times": self.times}
+        return {"answer": self.answer, "nodes": self.nodes, "times": self.times,
+                "cpu_times": self.cpu_times}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Measurement:
         """Read back what :meth:`as_dict` wrote."""
         return cls(answer=dict(data["answer"]), nodes=data["nodes"],
-                   times=[float(seconds) for seconds in data["times"]])
+                   times=[float(seconds) for seconds in data["times"]],
+                   cpu_times=[float(seconds) for seconds in data.get("cpu_times", [])])
 
 
 Search = Callable[[], Answer]
@@ -91,12 +103,15 @@ def measure(
     spent = 0.0
     while len(result.times) < repeat and (not result.times or spent <= budget):
         search = prepare()
+        cpu_started = time.process_time()
         started = time.perf_counter()
         again = search()
         seconds = time.perf_counter() - started
+        cpu_seconds = time.process_time() - cpu_started
         if again != answer:
             raise AnswerMismatchError(
                 f"a timed run answered {again}, the counting run {answer}")
         result.times.append(seconds)
+        result.cpu_times.append(cpu_seconds)
         spent += seconds
     return result
