@@ -1,5 +1,6 @@
-"""One Connect Four decision from the empty 7x6 board at depths 8 and 10, with the shared
-centre-weighted heuristic: gametree vs easyAI (Negamax with its table) and OpenSpiel.
+"""Connect Four, one decision from the empty 7x6 board: gametree vs easyAI and OpenSpiel.
+
+Depths 8 and 10, with the shared centre-weighted heuristic; easyAI's Negamax uses its table.
 
     python benchmarks/setup_peers.py        # once: the peers' own environment
     python benchmarks/bench_connect4.py     # prints one table per depth (see --help)
