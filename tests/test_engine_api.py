@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from gametree import GameTree, Tracer, format_log, minimax
 from gametree.engine import Engine, Limits
+from gametree.games.subtraction import SubtractionGame
+from gametree.games.tictactoe import MNKGame
 from gametree.values import WIN
 
 from .engine_checks import assert_legal_line, assert_same_result, assert_table_consistent
@@ -169,6 +171,23 @@ def test_traced_search_is_the_same_search(seed: int, iterative: bool, mtdf: bool
     assert None not in format_log(tracer.events).splitlines()
 
 
+@pytest.mark.parametrize("options", [{}, {"history": True}, {"killers": False},
+                                     {"iterative": True, "history": True}])
+@pytest.mark.parametrize("moves", [(), (4,), (0, 4, 8)])
+def test_traced_search_orders_moves_the_same_way(options: dict[str, Any],
+                                                 moves: tuple[int, ...]) -> None:
+    """Tic-tac-toe has an ordering hint; with killers and history the fast loop's written-out
+    ordering must match MoveOrder's, or the two paths would visit different nodes."""
+    game = MNKGame()
+    state = game.initial_state()
+    for move in moves:
+        state = game.play(state, move)
+    plain = Engine(game, **options).search(state)
+    traced = Engine(game, **options).search(state, tracer=Tracer(game, keep=False))
+    assert traced.stats.as_dict() | {"seconds": 0} == plain.stats.as_dict() | {"seconds": 0}
+    assert (traced.value, traced.pv) == (plain.value, plain.pv)
+
+
 def test_trace_shows_iterations_and_table_use() -> None:
     game = RandomGame(11, size=60)
     tracer: Tracer[int, int] = Tracer(game)
@@ -215,3 +234,11 @@ def test_bad_heuristic_values_are_refused_like_the_reference(estimate: object) -
         Engine(game).search(depth=2)
     with pytest.raises(ValueError, match="evaluate"):
         Engine(game).search(depth=2, tracer=Tracer(game))
+
+
+def test_a_game_too_long_for_recursion_is_a_clear_error() -> None:
+    game = SubtractionGame(5000, (1,))
+    engine = Engine(game)
+    with pytest.raises(ValueError, match="recursion limit"):
+        engine.search()
+    assert engine.search(depth=20).best_move == 1  # the engine is still usable

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from gametree import minimax, negamax
 from gametree.engine import Engine
+from gametree.games.connect4 import ConnectFour
 from gametree.games.nim import Nim, mover_wins
 from gametree.games.subtraction import SubtractionGame
 from gametree.games.tictactoe import Board, MNKGame
@@ -126,3 +128,33 @@ def test_depth_limited_nim_without_table_like_minimax(depth: int) -> None:
                                             {"table": False, "iterative": True}]
     for options in configurations:
         assert_same_result(Engine(game, **options).search(depth=depth), reference)
+
+
+def test_connect_four_answers_within_a_time_budget() -> None:
+    """The acceptance test that may look at the clock (generously: the machine is shared)."""
+    game = ConnectFour()
+    started = time.perf_counter()
+    result = Engine(game).search(time=0.2)
+    elapsed = time.perf_counter() - started
+    assert result.best_move in game.moves(game.initial_state())
+    assert elapsed < 1.0
+    assert result.stats.extra["stopped_by_limit"] == 1  # 7x6 is far too big to solve in 0.2 s
+    assert result.depth is not None and result.depth >= 4
+
+
+@st.composite
+def late_connect_four(draw: st.DrawFn) -> tuple[ConnectFour, Any]:
+    """A 4x4 or 5x4 Connect Four position with at most 8 empty cells (random legal play)."""
+    game = ConnectFour(draw(st.sampled_from([4, 5])), 4)
+    state = game.initial_state()
+    while game.outcome(state) is None and (game.width * game.height
+                                           - game.stone_count(state)) > 8:
+        state = game.play(state, draw(st.sampled_from(game.moves(state))))
+    return game, state
+
+
+@settings(max_examples=40, deadline=None)
+@given(late_connect_four())
+def test_connect_four_endgames_like_minimax(position: tuple[ConnectFour, Any]) -> None:
+    game, state = position
+    check_engine(game, state, configurations=GAME_CONFIGURATIONS)

@@ -19,10 +19,10 @@ proven value found at any depth is the true one; see ``docs/engine.md``).
 from __future__ import annotations
 
 import random
+import sys
 import time as clock
 from collections.abc import Generator, Hashable, Iterator
 from dataclasses import dataclass, field
-from math import inf, nextafter
 from typing import Any, Generic, TypeVar
 
 from ..game import Game
@@ -38,17 +38,16 @@ from ..values import (
     terminal_value,
 )
 from .limits import Limits
+from .line import principal_variation
 from .ordering import MoveOrder
 from .report import Iteration, StopReason
 from .root import RootSearch
 from .search import Searcher, SearchStopped, estimate_of, key_function
 from .table import (
-    BOUND_MASK,
     COMPLETE,
     EXACT,
     HEURISTIC,
     TranspositionTable,
-    from_table,
 )
 from .traced import TracedSearcher
 
@@ -311,6 +310,11 @@ class Engine(Generic[S, M]):
             before = searcher.counters()
             try:
                 report = self._iteration(run, depth)
+            except RecursionError:
+                raise ValueError(
+                    f"the game goes deeper than Python's recursion limit allows (about "
+                    f"{sys.getrecursionlimit() - 100} plies); search it with a depth limit"
+                ) from None
             except SearchStopped as stopped:
                 run.stop = "time" if stopped.reason == "time" else "nodes"
                 partial = self._partial_report(run, depth)
@@ -528,89 +532,17 @@ class Engine(Generic[S, M]):
     # -- the principal variation -------------------------------------------------------------
 
     def _pv(self, run: _Run[S, M], depth: int, best_move: M, value: Value) -> tuple[M, ...]:
-        """The principal variation after ``best_move``, read from the table.
-
-        Each step takes the stored best move of the position and checks it: the child's value
-        (finished game, estimate at the depth limit, or exact table entry) must equal the
-        position's. Where the table cannot confirm a move (an entry overwritten or only a
-        bound), a null-window search of each move finds one that keeps the value. The line
-        ends at the depth searched, at the end of the game, or where nothing confirms.
-        """
-        game = self.game
-        line = [best_move]
-        state = game.play(run.root, best_move)
-        mover = game.to_move(state)
-        target = value if mover == run.player else -value
-        ply, left = 1, depth - 1
+        """The principal variation (see :mod:`gametree.engine.line`), read quietly: the
+        confirmation searches are not part of a trace."""
         searcher = run.searcher
         quiet = isinstance(searcher, TracedSearcher)
-        if quiet:  # the searches below only read the line; they are not part of the trace
+        if quiet:
             searcher.trace = Tracer.off()
         try:
-            while left > 0 and len(line) < MAX_PLY:
-                if game.outcome(state) is not None:
-                    break
-                legal = game.moves(state)
-                if not legal:
-                    break
-                step = self._pv_step(run, state, mover, legal, ply, left, target)
-                if step is None:
-                    break
-                move, child, child_mover, child_target = step
-                line.append(move)
-                state, mover, target = child, child_mover, child_target
-                ply, left = ply + 1, left - 1
-        except SearchStopped:
-            pass
+            return principal_variation(self.game, self.table, searcher.negamax,
+                                       by_distance=self.by_distance, root=run.root,
+                                       player=run.player, depth=depth, best_move=best_move,
+                                       value=value)
         finally:
             if quiet:
                 searcher.trace = run.tracer
-        return tuple(line)
-
-    def _pv_step(self, run: _Run[S, M], state: S, mover: int, legal: Any, ply: int, left: int,
-                 target: Value) -> tuple[M, S, int, Value] | None:
-        """The move of the line at ``state`` (worth ``target`` to ``mover``), if one confirms."""
-        game = self.game
-        stored = self._probe(state)
-        candidates = list(legal)
-        if stored is not None and stored[3] in candidates:
-            candidates.remove(stored[3])
-            candidates.insert(0, stored[3])
-        for move in candidates:
-            child = game.play(state, move)
-            child_mover = game.to_move(child)
-            child_target = target if child_mover == mover else -target
-            known = self._known_value(child, child_mover, ply + 1, left - 1)
-            if known is not None:
-                if known == child_target:
-                    return move, child, child_mover, child_target
-                continue
-            # Does this move keep the value? A null window just below the target answers.
-            negamax = run.searcher.negamax
-            below = nextafter(target, -inf)
-            if child_mover == mover:
-                found = negamax(child, child_mover, ply + 1, left - 1, below, target)
-            else:
-                found = -negamax(child, child_mover, ply + 1, left - 1, -target, -below)
-            if found >= target:
-                return move, child, child_mover, child_target
-        return None
-
-    def _probe(self, state: S) -> Any:
-        if self.table is None:
-            return None
-        key = state if key_function(self.game) is None else self.game.key(state)
-        return self.table.entries.get(key)
-
-    def _known_value(self, state: S, mover: int, ply: int, left: int) -> Value | None:
-        """The exact value of ``state`` for ``mover`` if it is known without searching."""
-        utility = self.game.outcome(state)
-        if utility is not None:
-            return terminal_value(for_player(utility, mover), ply, by_distance=self.by_distance)
-        if left <= 0:
-            return for_player(estimate_of(self.game, state), mover)
-        entry = self._probe(state)
-        if entry is not None and entry[0] >= left and entry[1] & BOUND_MASK == EXACT:
-            stored: Value = entry[2]
-            return from_table(stored, ply) if self.by_distance else stored
-        return None

@@ -110,8 +110,11 @@ class Searcher(Generic[S, M]):
         to_move = game.to_move
         evaluate = game.evaluate
         key_of = key_function(game)
-        reorder = order.order
-        cutoff = order.cutoff
+        hint = order.hint
+        use_killers = order.use_killers
+        killers = order.killers
+        use_history = order.use_history
+        history = order.history
         table_on = table is not None
         entries: dict[Hashable, Entry] = table.entries if table is not None else {}
         get = entries.get
@@ -122,7 +125,7 @@ class Searcher(Generic[S, M]):
         limit_value = HEURISTIC_LIMIT
 
         nodes = leaves = evaluations = cutoffs = first_cutoffs = 0
-        probes = hits = stores = kept = researches = cuts = guesses = deepest = 0
+        hits = stores = kept = researches = cuts = guesses = deepest = horizons = 0
         next_check = CHECK_EVERY
         node_limit: int | None = None
         deadline: float | None = None
@@ -159,8 +162,8 @@ class Searcher(Generic[S, M]):
         def negamax(  # noqa: PLR0915 -- the inner loop, kept in one piece for speed
             state: Any, player: int, ply: int, depth: int, alpha: Value, beta: Value,
         ) -> Value:
-            nonlocal nodes, leaves, evaluations, cutoffs, first_cutoffs, probes, hits, stores
-            nonlocal kept, researches, cuts, guesses, deepest
+            nonlocal nodes, leaves, evaluations, cutoffs, first_cutoffs, hits, stores, kept
+            nonlocal researches, cuts, guesses, deepest, horizons
             nodes += 1
             if nodes >= next_check:
                 check()
@@ -192,7 +195,6 @@ class Searcher(Generic[S, M]):
             key: Hashable = None
             if table_on:
                 key = state if key_of is None else key_of(state)
-                probes += 1
                 entry = get(key)
                 if entry is not None:
                     stored_depth, flags, value, tt_move, _generation = entry
@@ -214,17 +216,20 @@ class Searcher(Generic[S, M]):
             legal = moves_of(state)
             if not legal:  # a horizon: no moves, yet the game does not call it finished
                 leaves += 1
+                horizons += 1
                 if ply > deepest:  # noqa: PLR1730 -- cheaper than calling max() per leaf
                     deepest = ply
                 evaluations += 1
                 guesses += 1
                 return estimate(state, player)
+            # Stage 1: the table move alone, before anything else is computed. Stage 2: the
+            # other moves in order (the same order as MoveOrder.order, written out here).
             if tt_move is not None and tt_move in legal:
                 todo: Any = (tt_move,)
                 staged = True
             else:
                 tt_move = None
-                todo = reorder(state, legal, None, ply, player)
+                todo = None
                 staged = False
 
             cuts_before = cuts
@@ -232,31 +237,57 @@ class Searcher(Generic[S, M]):
             best: Value = -inf
             best_move = None
             a = alpha
-            a_up = nextafter(a, inf)
+            a_up: Value | None = None  # nextafter(a, inf), worked out when first needed
             first = full = True
             child_ply = ply + 1
             child_depth = depth - 1
             # Children at depth 0 come back exact: a null-window test would only be repeated.
             full_window = full_always or child_depth <= 0
             while True:
+                if todo is None:
+                    ordered = legal if hint is None else hint(state, legal)
+                    if use_history and len(ordered) > 1:
+                        ordered = sorted(ordered, key=history[player].__getitem__, reverse=True)
+                    todo = ordered
+                    if tt_move is not None:  # searched already
+                        todo = list(ordered)
+                        todo.remove(tt_move)
+                    if use_killers and ply < len(killers):
+                        # The killers go to the front, the newest first (list operations
+                        # in C: cheaper than building the list again).
+                        killer, second = killers[ply]
+                        if second is not None and second != tt_move and second in todo:
+                            if todo is ordered:
+                                todo = list(ordered)
+                            todo.remove(second)
+                            todo.insert(0, second)
+                        if killer is not None and killer != tt_move and killer in todo:
+                            if todo is ordered:
+                                todo = list(ordered)
+                            todo.remove(killer)
+                            todo.insert(0, killer)
                 for move in todo:
                     child = play(state, move)
                     mover = to_move(child)
-                    if mover == player:
-                        if full:
+                    if full:
+                        if mover == player:
                             value = negamax(child, mover, child_ply, child_depth, a, beta)
                         else:
+                            value = -negamax(child, mover, child_ply, child_depth, -beta, -a)
+                    else:
+                        if a_up is None:
+                            a_up = nextafter(a, inf)
+                        if mover == player:
                             value = negamax(child, mover, child_ply, child_depth, a, a_up)
                             if a < value < beta:
                                 researches += 1
                                 value = negamax(child, mover, child_ply, child_depth, a, beta)
-                    elif full:
-                        value = -negamax(child, mover, child_ply, child_depth, -beta, -a)
-                    else:
-                        value = -negamax(child, mover, child_ply, child_depth, -a_up, -a)
-                        if a < value < beta:
-                            researches += 1
-                            value = -negamax(child, mover, child_ply, child_depth, -beta, -a)
+                        else:
+                            value = -negamax(child, mover, child_ply, child_depth, -a_up, -a)
+                            if a < value < beta:
+                                researches += 1
+                                value = -negamax(child, mover, child_ply, child_depth, -beta,
+                                                 -a)
                     if value > best:
                         best = value
                         best_move = move
@@ -265,16 +296,25 @@ class Searcher(Generic[S, M]):
                                 cutoffs += 1
                                 if first:
                                     first_cutoffs += 1
-                                cutoff(move, tt_move, ply, player, depth)
+                                # MoveOrder.cutoff, written out.
+                                if use_killers and move != tt_move:
+                                    while len(killers) <= ply:
+                                        killers.append([None, None])
+                                    slot = killers[ply]
+                                    if slot[0] != move:
+                                        slot[1] = slot[0]
+                                        slot[0] = move
+                                if use_history:
+                                    history[player][move] += depth * depth
                                 break
                             a = value
-                            a_up = nextafter(a, inf)
+                            a_up = None
                     first = False
                     full = full_window
                 else:
                     if staged:
                         staged = False
-                        todo = reorder(state, legal, tt_move, ply, player)
+                        todo = None
                         continue
                 break
 
@@ -310,7 +350,9 @@ class Searcher(Generic[S, M]):
         def counters() -> dict[str, int]:
             return {
                 "nodes": nodes, "leaves": leaves, "evaluations": evaluations,
-                "cutoffs": cutoffs, "first_cutoffs": first_cutoffs, "probes": probes,
+                "cutoffs": cutoffs, "first_cutoffs": first_cutoffs,
+                # Every look-up ends in a hit, a horizon, or a store (written or kept).
+                "probes": hits + stores + kept + horizons if table_on else 0,
                 "hits": hits, "stores": stores, "kept": kept, "researches": researches,
                 "cuts": cuts, "guesses": guesses, "deepest": deepest,
             }
