@@ -137,7 +137,7 @@ def main() -> None:
               "| Pons time | Pons positions | time / Pons | positions / Pons |")
     print(header)
     print("|---" * (header.count("|") - 1) + "|")
-    python_rows = []
+    python_rows: list[tuple[str, int, int, float | None, float | None]] = []
     for name in args.sets.split(","):
         positions = load(name, args.count)
         states = [form.encode(play_moves(game, list(moves))) for moves, _ in positions]
@@ -158,18 +158,24 @@ def main() -> None:
             print("| " + " | ".join(cells) + " |", flush=True)
         if args.python_seconds > 0:
             correct, solved, times = run_python(game, positions, args.python_seconds)
-            if solved:
-                compiled_same = strong_times[:solved]
-                python_rows.append((name, correct, solved, statistics.mean(times),
-                                    statistics.mean(compiled_same)))
+            compiled_same = strong_times[:solved]
+            python_rows.append((name, correct, solved,
+                                statistics.mean(times) if times else None,
+                                statistics.mean(compiled_same) if compiled_same else None))
     if python_rows:
         print()
-        print("| set | positions (Python tier, engine) | correct | Python mean time "
-              "| compiled mean time, same positions | compiled / Python |")
+        print(f"Python tier: gametree's engine (algorithm 'engine'), positions in file order "
+              f"until {args.python_seconds:g} s per set are spent")
+        print()
+        print("| set | positions solved (Python tier) | correct | Python mean time "
+              "| compiled mean time, same positions | Python / compiled |")
         print("|---|---|---|---|---|---|")
         for name, correct, solved, python_mean, compiled_mean in python_rows:
+            if python_mean is None or compiled_mean is None:
+                print(f"| {name} | none within {args.python_seconds:g} s | | | | |")
+                continue
             print(f"| {name} | first {solved} | {correct}/{solved} | {fmt_time(python_mean)} | "
-                  f"{fmt_time(compiled_mean)} | 1/{python_mean / compiled_mean:,.0f} |")
+                  f"{fmt_time(compiled_mean)} | {python_mean / compiled_mean:,.0f}x |")
     print()
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

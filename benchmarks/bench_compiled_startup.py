@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 READY = """
 import time
@@ -55,7 +56,7 @@ def main() -> None:
     first = inside(READY)
     print(f"first engine in this cache (compiles if the cache was empty): {first:.2f} s")
     python = sys.executable
-    lines = [
+    lines: list[tuple[str, Callable[[], float]]] = [
         ("python -c 'import gametree'", lambda: wall([python, "-c", "import gametree"])),
         ("python -c 'import numba'", lambda: wall([python, "-c", "import numba"])),
         ("Connect Four engine ready (inside the process, cached)", lambda: inside(READY)),

@@ -170,7 +170,7 @@ def from_table(value: int, ply: int, by_distance: int) -> int:
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def store(ws: Any, key: int, ply: int, depth: int, best: int, alpha: int, beta: int,
           move: int) -> None:
     """Record the result ``best`` of a node searched with window (alpha, beta).
@@ -355,6 +355,11 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
             first = (data >> 50) & 255
 
     order(state, count, row, first, ws)
+    if HAS_KEY and count > 1:
+        # Ask for every child's table slot now: the loads overlap (the table is far larger than
+        # the caches, so each is a trip to main memory) instead of waiting in turn.
+        for i in range(1, count):
+            prefetch(ws, slot_of(k_key(k_play(state, ws[row + i])), ws))
     original_alpha = alpha
     best = -INF
     best_index = NO_MOVE
