@@ -9,7 +9,6 @@ check it against :func:`gametree.minimax` itself on sample positions.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Hashable, Iterator
 from typing import Any
 
@@ -63,7 +62,6 @@ def reachable(game: Game[Any, Any], start: Any = None) -> Iterator[Any]:
 
 def all_values(game: Game[Any, Any]) -> dict[Hashable, int]:
     """The exact value of every reachable position, by key."""
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
     memo: dict[Hashable, int] = {}
     node_value(game, game.initial_state(), memo)
     return memo
