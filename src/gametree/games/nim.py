@@ -10,7 +10,8 @@ form ``take 1 from row 2`` is accepted too.
 
 A state is ``(rows, player to move)`` with ``rows`` a tuple of stick counts. Who wins depends
 only on the multiset of non-empty rows, so :meth:`Nim.key` sorts the rows and drops the empty
-ones: transposition tables and ``gametree count`` treat ``1 2 3`` and ``3 2 1`` as one position.
+ones: transposition tables treat ``1 2 3`` and ``3 2 1`` as one position (``gametree count``
+tells them apart: it counts states).
 
 Bouton's theorem decides Nim: in normal play the player to move loses exactly when the XOR of
 the row sizes (the *nim-sum*) is 0. In misère play the same holds, except when no row has more
