@@ -114,7 +114,7 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
     for depth in options.depths:
         reference = Row(f"gametree ({algorithm})", measure_gametree(
             game, algorithm=algorithm, depth=depth, answer_of=answer_of,
-            repeat=options.repeat, budget=options.budget))
+            repeat=options.repeat, budget=options.budget, make_game=SharedHeuristicConnectFour))
         others = [Row(PEERS[peer], measure_peer(TASK, peer, repeat=options.repeat,
                                                 budget=options.budget,
                                                 arguments=["--depth", str(depth)]))

@@ -74,7 +74,8 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
         raise BenchmarkError(str(error)) from None
     reference = Row(f"gametree ({algorithm})", measure_gametree(
         game, algorithm=algorithm, depth=None, answer_of=answer_of,
-        repeat=options.repeat, budget=options.budget))
+        repeat=options.repeat, budget=options.budget,
+        make_game=lambda: registry.make("nim", rows=rows, misere=True)))
     piles = ["--piles", ",".join(str(row) for row in rows)]
     others = [Row(PEERS[peer], measure_peer(TASK, peer, repeat=options.repeat,
                                             budget=options.budget, arguments=piles))

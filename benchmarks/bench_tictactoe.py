@@ -53,7 +53,8 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
     game = registry.make("tictactoe")
     reference = Row(f"gametree ({algorithm})", measure_gametree(
         game, algorithm=algorithm, depth=None, answer_of=answer_of,
-        repeat=options.repeat, budget=options.budget))
+        repeat=options.repeat, budget=options.budget,
+        make_game=lambda: registry.make("tictactoe")))
     others = [Row(PEERS[peer], measure_peer(TASK, peer, repeat=options.repeat,
                                             budget=options.budget))
               for peer in peers]

@@ -116,8 +116,9 @@ def measure_gametree(
     """Measure ``algorithms.search(game, algorithm=..., depth=...)`` from the initial state.
 
     gametree counts its own nodes (:attr:`SearchStats.nodes`, always on), so the counting run is
-    an ordinary search. ``make_game`` builds a fresh game for each run (default: reuse
-    ``game``; games are stateless, and every search makes its own table). Every timed run must
+    an ordinary search. ``make_game`` builds a fresh game for each run, outside the
+    timing (default: reuse ``game``); the scripts pass one, since a game may keep memo tables
+    (tic-tac-toe memoises its table keys) that a second run would find warm. Every timed run must
     visit as many nodes as the counting run, which shows that no table outlived its search.
     """
     build = make_game or (lambda: game)

@@ -53,15 +53,14 @@ def test_nim_distances_are_exact(rows: tuple[int, ...], misere: bool, plies: int
 
 def all_positions(game: MNKGame) -> list[Board]:
     """Every position reachable from the empty board (play stops at a win): 5478."""
-    seen: dict[Any, Board] = {}
+    seen: set[Board] = set()
     stack = [game.initial_state()]
     while stack:
         state = stack.pop()
-        key = game.key(state)
-        if key not in seen:
-            seen[key] = state
+        if state not in seen:
+            seen.add(state)
             stack.extend(game.play(state, move) for move in game.moves(state))
-    return list(seen.values())
+    return list(seen)
 
 
 def test_every_tictactoe_position_like_minimax() -> None:

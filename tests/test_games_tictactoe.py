@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from gametree.algorithms import search
 from gametree.game import IllegalMoveError, PositionError
-from gametree.games.tictactoe import Board, MNKGame
+from gametree.games.tictactoe import Board, MNKGame, board_symmetries
 from gametree.registry import OptionError, make, play_moves
 from gametree.values import HEURISTIC_LIMIT
 
@@ -57,10 +57,9 @@ def never_loses(game: MNKGame, engine_player: int) -> tuple[int, int, int]:
             losses += mine < 0
             return
         if game.to_move(state) == engine_player:
-            key = game.key(state)
-            if key not in replies:
-                replies[key] = search(game, state).best_move
-            walk(game.play(state, replies[key]))
+            if state not in replies:
+                replies[state] = search(game, state).best_move
+            walk(game.play(state, replies[state]))
         else:
             for move in game.moves(state):
                 walk(game.play(state, move))
@@ -109,7 +108,7 @@ def test_taken_cell_and_finished_game_are_refused() -> None:
     with pytest.raises(IllegalMoveError, match="1,1 is taken by X"):
         game.parse_move(state, "5")
     won = play_moves(game, ["0,0", "1,0", "0,1", "1,1", "0,2"])
-    assert game.outcome(won) == 10 and game.moves(won) == []
+    assert game.outcome(won) == 10 and not game.moves(won)
     with pytest.raises(IllegalMoveError, match="game is over"):
         game.parse_move(won, "2,2")
 
@@ -173,7 +172,7 @@ def test_random_play_keeps_the_rules(cells: list[int]) -> None:
         assert abs(game.evaluate(state)) <= HEURISTIC_LIMIT
     xs, os = state.x.bit_count(), state.o.bit_count()
     assert xs - os in (0, 1) and not state.x & state.o
-    assert game.order_moves(state, game.moves(state)) == sorted(
+    assert list(game.order_moves(state, game.moves(state))) == sorted(
         game.moves(state), key=lambda c: (abs(c // 3 - 1) + abs(c % 3 - 1), c))
 
 
@@ -184,3 +183,40 @@ def test_heuristic_prefers_the_centre() -> None:
     assert centre > corner > side > 0
     result = search(game, empty, depth=1)
     assert result.best_move == 4 and result.outcome is None
+
+
+def test_table_key_merges_exactly_the_symmetric_boards() -> None:
+    assert len(board_symmetries(3, 3)) == 8 and len(board_symmetries(3, 4)) == 4
+    game = MNKGame()
+    corner_openings = [play_moves(game, [move]) for move in ("0,0", "0,2", "2,0", "2,2")]
+    assert len({game.key(state) for state in corner_openings}) == 1
+    assert game.key(play_moves(game, ["0,1"])) != game.key(corner_openings[0])
+    # Every reachable board: boards share a key exactly when one is a rotation or reflection
+    # of the other (checked against images computed cell by cell), 765 classes of 5478.
+    states = {game.initial_state()}
+    frontier = list(states)
+    while frontier:
+        state = frontier.pop()
+        for move in game.moves(state):
+            child = game.play(state, move)
+            if child not in states:
+                states.add(child)
+                frontier.append(child)
+    assert len(states) == 5478
+
+    def images(state: Board) -> set[tuple[int, int]]:
+        result = set()
+        for perm in board_symmetries(3, 3):
+            x = sum(1 << perm[cell] for cell in range(9) if state.x >> cell & 1)
+            o = sum(1 << perm[cell] for cell in range(9) if state.o >> cell & 1)
+            result.add((x, o))
+        return result
+
+    classes: dict[int, set[tuple[int, int]]] = {}
+    for state in states:
+        classes.setdefault(game.key(state), set()).add((state.x, state.o))
+    assert len(classes) == 765
+    for members in classes.values():
+        first = next(iter(members))
+        board = Board(*first)
+        assert members <= images(board)

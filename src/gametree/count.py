@@ -6,11 +6,13 @@ has 255168 possible games and 5478 distinct positions; Connect Four on 4 columns
 161029 positions).
 
 Sequences are never enumerated one by one. The count goes forward a ply at a time and keeps
-one entry per distinct position (by :meth:`Game.key`) with the number of sequences that reach
-it: the sequences reaching a position are the sum over the positions one ply earlier of theirs,
-so a position reached by a million orders of moves is expanded once. Two states with the same
-key must have the same future (the contract's promise for transposition tables), so merging
-them changes no count.
+one entry per distinct position (equal states) with the number of sequences that reach it:
+the sequences reaching a position are the sum over the positions one ply earlier of theirs, so
+a position reached by a million orders of moves is expanded once.
+
+Positions are told apart by the states themselves, not by :meth:`Game.key`: a table key may
+merge positions that are only equivalent for search (tic-tac-toe's key merges a board with its
+rotations and reflections), while a count reports positions as they are.
 
 A game that can repeat positions forever never ends; count such a game with a depth limit.
 """
@@ -39,7 +41,7 @@ class DepthCount:
     """Move sequences of exactly ``depth`` moves (the nodes of the game tree at this ply)."""
 
     positions: int
-    """Distinct positions (by :meth:`Game.key`) those sequences lead to."""
+    """Distinct positions (distinct states) those sequences lead to."""
 
     ended: int
     """Sequences that end here: the game is over (or, for explicit trees, no move follows)."""
@@ -134,15 +136,15 @@ def count(game: Game[S, M], state: S | None = None, *, depth: int | None = None)
         raise ValueError(f"depth must be a non-negative integer or None, got {depth!r}")
     started = time.perf_counter()
     root = game.initial_state() if state is None else state
-    layer: dict[Hashable, tuple[S, int]] = {game.key(root): (root, 1)}
-    seen: set[Hashable] = set(layer)
+    layer: dict[S, int] = {root: 1}
+    seen: set[S] = set(layer)
     depths: list[DepthCount] = []
     ply = 0
     while layer:
-        following: dict[Hashable, tuple[S, int]] = {}
+        following: dict[S, int] = {}
         sequences = ended = first_wins = second_wins = draws = 0
         expand = depth is None or ply < depth
-        for position, ways in layer.values():
+        for position, ways in layer.items():
             sequences += ways
             result = game.outcome(position)
             moves = game.moves(position) if result is None else ()
@@ -160,9 +162,7 @@ def count(game: Game[S, M], state: S | None = None, *, depth: int | None = None)
                 continue
             for move in moves:
                 child = game.play(position, move)
-                key = game.key(child)
-                known = following.get(key)
-                following[key] = (child, ways if known is None else known[1] + ways)
+                following[child] = following.get(child, 0) + ways
         depths.append(DepthCount(ply, sequences, len(layer), ended, first_wins, second_wins,
                                  draws))
         if not expand:

@@ -143,8 +143,9 @@ class Game(ABC, Generic[S, M]):
     def key(self, state: S) -> Hashable:
         """A compact hashable identity of ``state`` for transposition tables.
 
-        Two states with the same key must have the same value and the same player to move.
-        The default is the state itself.
+        Two states with the same key must have the same value and the same player to move;
+        a key may therefore merge states that are equivalent for search, such as a board and
+        its mirror image. The default is the state itself.
         """
         return state
 

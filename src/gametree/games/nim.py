@@ -10,7 +10,8 @@ form ``take 1 from row 2`` is accepted too.
 
 A state is ``(rows, player to move)`` with ``rows`` a tuple of stick counts. Who wins depends
 only on the multiset of non-empty rows, so :meth:`Nim.key` sorts the rows and drops the empty
-ones: transposition tables and ``gametree count`` treat ``1 2 3`` and ``3 2 1`` as one position.
+ones: transposition tables treat ``1 2 3`` and ``3 2 1`` as one position (``gametree count``
+tells them apart: it counts states).
 
 Bouton's theorem decides Nim: in normal play the player to move loses exactly when the XOR of
 the row sizes (the *nim-sum*) is 0. In misère play the same holds, except when no row has more
@@ -44,6 +45,9 @@ SHORT_MOVE = re.compile(r"^\s*(\d+)\s*[:/]\s*(\d+)\s*$")
 LONG_MOVE = re.compile(r"^\s*take\s+(\d+)\s+(?:sticks?\s+)?from\s+row\s+(\d+)\s*$", re.IGNORECASE)
 MOVE_TOKEN = re.compile(r"take\s+\d+\s+(?:sticks?\s+)?from\s+row\s+\d+|[^\s;,]+", re.IGNORECASE)
 
+MEMO_LIMIT = 1 << 20
+"""The most entries each memo table (moves, keys) keeps."""
+
 ESTIMATE = 1
 """The size of :meth:`Nim.evaluate`'s estimates: a small number, far from any proven value."""
 
@@ -76,6 +80,9 @@ class Nim(Game[NimState, tuple[int, int]]):
         self.rows = sizes
         self.misere = misere
         self.name = name or ("sticks" if misere else "nim")
+        # Memo tables (pure functions of the rows): the search asks about the same rows often.
+        self._moves_memo: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+        self._key_memo: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def initial_state(self) -> NimState:
         """The full rows, the first player to move."""
@@ -85,7 +92,7 @@ class Nim(Game[NimState, tuple[int, int]]):
         """The second item of the state."""
         return state[1]
 
-    def moves(self, state: NimState) -> list[tuple[int, int]]:
+    def moves(self, state: NimState) -> tuple[tuple[int, int], ...]:
         """Every ``(row, count)``, largest takes first, then by row from the top.
 
         Large takes end the game sooner, so alpha-beta meets short wins first and prunes far
@@ -93,9 +100,14 @@ class Nim(Game[NimState, tuple[int, int]]):
         29 million when trying the fewest sticks first as seed 004's log does.
         """
         rows = state[0]
-        most = max(rows, default=0)
-        return [(row, count) for count in range(most, 0, -1)
-                for row, size in enumerate(rows) if size >= count]
+        legal = self._moves_memo.get(rows)
+        if legal is None:
+            most = max(rows, default=0)
+            legal = tuple((row, count) for count in range(most, 0, -1)
+                          for row, size in enumerate(rows) if size >= count)
+            if len(self._moves_memo) < MEMO_LIMIT:
+                self._moves_memo[rows] = legal
+        return legal
 
     def play(self, state: NimState, move: tuple[int, int]) -> NimState:
         """Take ``count`` sticks from ``row``; the other player moves next."""
@@ -121,7 +133,13 @@ class Nim(Game[NimState, tuple[int, int]]):
 
     def key(self, state: NimState) -> tuple[int, tuple[int, ...]]:
         """The player to move and the sorted non-empty rows: row order does not matter."""
-        return (state[1], tuple(sorted(size for size in state[0] if size)))
+        rows = state[0]
+        canonical = self._key_memo.get(rows)
+        if canonical is None:
+            canonical = tuple(sorted(size for size in rows if size))
+            if len(self._key_memo) < MEMO_LIMIT:
+                self._key_memo[rows] = canonical
+        return (state[1], canonical)
 
     def format_move(self, state: NimState, move: tuple[int, int]) -> str:
         """``ROW:COUNT`` with rows from 1 (``2:1`` takes one stick from row 2)."""

@@ -19,6 +19,7 @@ and who has won, so states are small immutable tuples that cost nothing to copy 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import NamedTuple
 
 from ..compiled.form import lazy_form
@@ -37,6 +38,61 @@ NOBODY = -1
 
 EMPTY_MARKS = "_.-"
 """Characters a ``--board`` text may use for an empty cell."""
+
+CACHE_LIMIT = 1 << 20
+"""The most entries each of the game's memo tables (moves, move order, table keys) keeps."""
+
+CHUNK = 9
+"""Symmetry images are looked up ``CHUNK`` cells of a mask at a time (tables of 512)."""
+
+CHUNK_MASK = (1 << CHUNK) - 1
+
+SYMMETRY_CELLS = 64
+"""Boards with more cells key positions exactly: building their symmetry tables costs more
+than the merged positions save."""
+
+
+def board_symmetries(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """The symmetries of a ``rows`` x ``cols`` board as cell permutations (``perm[cell]``).
+
+    A square has 8 (rotations and reflections), a rectangle 4; each maps lines to lines, so
+    symmetric positions have the same value.
+    """
+    def image(row: int, col: int, flip_rows: bool, flip_cols: bool, transpose: bool) -> int:
+        if flip_rows:
+            row = rows - 1 - row
+        if flip_cols:
+            col = cols - 1 - col
+        if transpose:  # only on a square board
+            row, col = col, row
+        return row * cols + col
+
+    transposes = (False, True) if rows == cols else (False,)
+    perms = {
+        tuple(image(row, col, flip_rows, flip_cols, transpose)
+              for row in range(rows) for col in range(cols))
+        for flip_rows in (False, True) for flip_cols in (False, True) for transpose in transposes
+    }
+    return tuple(sorted(perms))
+
+
+@cache
+def symmetry_tables(rows: int, cols: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For each board symmetry, for each chunk of :data:`CHUNK` cells, the image of every
+    chunk value: the mask ``value << start`` with each cell moved where the symmetry takes it.
+
+    Built once per board size; the image of a whole mask is the OR of its chunks' images.
+    """
+    cells = rows * cols
+    starts = range(0, cells, CHUNK)
+    return tuple(
+        tuple(
+            tuple(_permuted(value << start, perm)
+                  for value in range(1 << min(CHUNK, cells - start)))
+            for start in starts
+        )
+        for perm in board_symmetries(rows, cols)
+    )
 
 
 class Board(NamedTuple):
@@ -85,6 +141,13 @@ class MNKGame(Game[Board, int]):
         self._start = Board(0, 0) if start is None else start
         if start is not None:
             self._check_board(start)
+        self._symmetries = (
+            symmetry_tables(rows, cols) if self.cells <= SYMMETRY_CELLS else ()
+        )
+        # Memo tables, keyed by masks: the search asks the same questions again and again.
+        self._moves_memo: dict[int, tuple[int, ...]] = {}
+        self._order_memo: dict[int, tuple[int, ...]] = {}
+        self._key_memo: dict[int, int] = {}
 
     def _lines(self) -> tuple[int, ...]:
         """Every set of ``k`` cells in a row, column or diagonal, as a bit mask."""
@@ -107,26 +170,36 @@ class MNKGame(Game[Board, int]):
         return self._start
 
     def to_move(self, state: Board) -> int:
-        """X (0) when both have played as often, else O (1)."""
-        return 0 if state.x.bit_count() == state.o.bit_count() else 1
+        """X (0) after an even number of marks, else O (1): X moves first."""
+        return (state.x | state.o).bit_count() & 1
 
-    def moves(self, state: Board) -> list[int]:
+    def moves(self, state: Board) -> tuple[int, ...]:
         """The empty cells, row by row from the top left (seed 003's order); none once won."""
         if state.winner != NOBODY:
-            return []
+            return ()
         free = self.full & ~(state.x | state.o)
-        return [cell for cell in range(self.cells) if free >> cell & 1]
+        legal = self._moves_memo.get(free)
+        if legal is None:
+            legal = tuple(cell for cell in range(self.cells) if free >> cell & 1)
+            if len(self._moves_memo) < CACHE_LIMIT:
+                self._moves_memo[free] = legal
+        return legal
 
     def play(self, state: Board, move: int) -> Board:
         """Put the mover's mark on cell ``move`` and note a win."""
         bit = 1 << move
-        if state.x.bit_count() == state.o.bit_count():
-            x = state.x | bit
-            won = any(x & line == line for line in self.lines_through[move])
-            return Board(x, state.o, 0 if won else NOBODY)
-        o = state.o | bit
-        won = any(o & line == line for line in self.lines_through[move])
-        return Board(state.x, o, 1 if won else NOBODY)
+        x, o = state.x, state.o
+        if (x | o).bit_count() & 1 == 0:
+            x |= bit
+            for line in self.lines_through[move]:
+                if x & line == line:
+                    return Board(x, o, 0)
+            return Board(x, o, NOBODY)
+        o |= bit
+        for line in self.lines_through[move]:
+            if o & line == line:
+                return Board(x, o, 1)
+        return Board(x, o, NOBODY)
 
     def outcome(self, state: Board) -> Value | None:
         """+10 if X has a line, -10 if O has, 0 for a full board, ``None`` otherwise."""
@@ -154,14 +227,44 @@ class MNKGame(Game[Board, int]):
                 score -= theirs.bit_count() ** 2
         return score
 
-    def order_moves(self, state: Board, moves: Sequence[int]) -> list[int]:
+    def order_moves(self, state: Board, moves: Sequence[int]) -> Sequence[int]:
         """Cells nearest the centre first: they lie on the most lines."""
-        legal = set(moves)
-        return [cell for cell in self._by_centre if cell in legal]
+        free = 0
+        for cell in moves:
+            free |= 1 << cell
+        ordered = self._order_memo.get(free)
+        if ordered is None:
+            ordered = tuple(cell for cell in self._by_centre if free >> cell & 1)
+            if len(self._order_memo) < CACHE_LIMIT:
+                self._order_memo[free] = ordered
+        return ordered
 
     def key(self, state: Board) -> int:
-        """X's mask and O's mask in one integer (the winner follows from them)."""
-        return state.x | state.o << self.cells
+        """The same number for a board and all its rotations and reflections.
+
+        Symmetric boards have the same value and the same player to move, so a transposition
+        table may treat them as one position (on the empty 3x3 board this cuts the engine's
+        work about four-fold). The key is the smallest of the symmetric images of the board,
+        written as X's mask and O's mask in one integer.
+        """
+        x, o, cells = state.x, state.o, self.cells
+        exact = x | o << cells
+        key = self._key_memo.get(exact)
+        if key is None:
+            key = exact
+            if cells <= CHUNK:  # one table per symmetry: look the images up directly
+                for (table,) in self._symmetries:
+                    image = table[x] | table[o] << cells
+                    if image < key:  # noqa: PLR1730 -- no call per symmetry
+                        key = image
+            else:
+                for chunks in self._symmetries:
+                    image = _image(x, chunks) | _image(o, chunks) << cells
+                    if image < key:  # noqa: PLR1730 -- no call per symmetry
+                        key = image
+            if len(self._key_memo) < CACHE_LIMIT:
+                self._key_memo[exact] = key
+        return key
 
     # -- moves and boards as text ------------------------------------------------------------
 
@@ -258,6 +361,25 @@ class MNKGame(Game[Board, int]):
             raise PositionError("X has a line, so X moved last and has one mark more than O")
         if board.winner == 1 and xs != o_count:
             raise PositionError("O has a line, so O moved last and has as many marks as X")
+
+
+def _image(mask: int, chunks: tuple[tuple[int, ...], ...]) -> int:
+    """The image of ``mask`` under one symmetry, from its chunk tables."""
+    image = 0
+    for table in chunks:
+        image |= table[mask & CHUNK_MASK]
+        mask >>= CHUNK
+    return image
+
+
+def _permuted(mask: int, perm: tuple[int, ...]) -> int:
+    """``mask`` with bit ``i`` moved to bit ``perm[i]``."""
+    result = 0
+    while mask:
+        low = mask & -mask
+        result |= 1 << perm[low.bit_length() - 1]
+        mask ^= low
+    return result
 
 
 def build(rows: int = 3, cols: int = 3, k: int = 3, board: str | None = None) -> MNKGame:
