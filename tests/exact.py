@@ -45,26 +45,22 @@ def node_value(game: Game[Any, Any], state: Any, memo: dict[Hashable, int]) -> i
 
 
 def reachable(game: Game[Any, Any], start: Any = None) -> Iterator[Any]:
-    """Every state reachable from ``start`` (default: the initial state), once per key."""
+    """Every state reachable from ``start`` (default: the initial state), once each.
+
+    States, not keys, tell positions apart: a game's key may merge symmetric positions
+    (tic-tac-toe's does), and every one of them is to be checked.
+    """
     first = game.initial_state() if start is None else start
-    seen = {game.key(first)}
+    seen = {first}
     stack = [first]
     while stack:
         state = stack.pop()
         yield state
         for move in game.moves(state):
             child = game.play(state, move)
-            key = game.key(child)
-            if key not in seen:
-                seen.add(key)
+            if child not in seen:
+                seen.add(child)
                 stack.append(child)
-
-
-def all_values(game: Game[Any, Any]) -> dict[Hashable, int]:
-    """The exact value of every reachable position, by key."""
-    memo: dict[Hashable, int] = {}
-    node_value(game, game.initial_state(), memo)
-    return memo
 
 
 def sign(value: float) -> int:
