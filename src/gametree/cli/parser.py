@@ -45,6 +45,16 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+class _RememberGiven(argparse.Action):
+    """Store the value and note that the option was given (``<dest>_given``), so that a
+    default can be told from an explicit choice (``--tier auto`` needs to know)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"{self.dest}_given", True)
+
+
 def positive_seconds(text: str) -> float:
     """An argparse type: a number of seconds > 0."""
     try:
@@ -68,6 +78,7 @@ def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: st
     """The options every searching command shares."""
     group = parser.add_argument_group("search")
     group.add_argument("--algorithm", choices=list(ALGORITHMS), default=default_algorithm,
+                       action=_RememberGiven,
                        help=f"search algorithm (default: {default_algorithm})")
     group.add_argument("--depth", type=non_negative_int, metavar="N",
                        help="look N plies ahead, then use the game's heuristic "
@@ -89,6 +100,12 @@ def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: st
                             "move's value is exact, not a bound")
     group.add_argument("--seed", type=int, metavar="N",
                        help="break ties between equally good moves at random from seed N")
+    group.add_argument("--tier", choices=("auto", "python", "compiled"), default="auto",
+                       help="python: search the game's Python form; compiled: its compiled "
+                            "(numba) form; auto (default): compiled when the game has one and "
+                            "no Python-only option (--algorithm, --fail-hard, trace) is given")
+    group.add_argument("--weak", action="store_true",
+                       help="prove only win, draw or loss (faster on the compiled tier)")
     parser.add_argument("--moves", metavar="\"M M ...\"",
                         help="start from the position after these moves")
     parser.add_argument("--json", action="store_true",

@@ -15,6 +15,7 @@ from ..trace import Tracer, format_log
 from .parser import CliParser, add_game_commands, add_search_options, fail, game_options
 from .position import game_and_position
 from .report import position_text, result_text
+from .tiers import compiled_result, weakened
 
 _ALGORITHM_FLAGS = {"fail_soft": "--fail-hard", "exact_root": "--exact", "time": "--time",
                    "nodes": "--nodes"}
@@ -44,9 +45,16 @@ def _algorithm_options(args: argparse.Namespace, *, exact_root: bool) -> dict[st
 
 def _search(args: argparse.Namespace, game: Game[Any, Any], state: Any, *, exact_root: bool,
             tracer: Tracer[Any, Any] | None = None) -> SearchResult[Any]:
-    return search(game, state, algorithm=args.algorithm, depth=args.depth,
-                  by_distance=args.by_distance, seed=args.seed, tracer=tracer,
-                  **_algorithm_options(args, exact_root=exact_root))
+    traced = tracer is not None and tracer.enabled
+    compiled = compiled_result(args, game, state, exact_root=exact_root, traced=traced)
+    if compiled is not None:
+        return compiled
+    if args.weak and args.depth is not None:
+        fail("--weak proves the result of the game: it takes no --depth")
+    result = search(game, state, algorithm=args.algorithm, depth=args.depth,
+                    by_distance=args.by_distance, seed=args.seed, tracer=tracer,
+                    **_algorithm_options(args, exact_root=exact_root))
+    return weakened(result) if args.weak else result
 
 
 def _run_search(args: argparse.Namespace, *, exact_root: bool,

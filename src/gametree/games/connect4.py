@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..compiled.form import lazy_form
 from ..game import Game, IllegalMoveError
 from ..registry import GameOption, GameSpec
 from ..result import SearchResult
@@ -286,4 +287,5 @@ SPEC = GameSpec(
     split_moves=split_moves,
     extra_json=score_json,
     read_line=read_pons_line,
+    compiled=lazy_form("gametree.games.connect4_kernel"),
 )

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from functools import reduce
 from operator import xor
 
+from ..compiled.form import lazy_form
 from ..game import Game, IllegalMoveError
 from ..registry import GameOption, GameSpec
 from ..values import Value
@@ -211,4 +212,5 @@ SPEC = GameSpec(
                    default=False),
     ),
     split_moves=split_moves,
+    compiled=lazy_form("gametree.games.nim_kernel"),
 )

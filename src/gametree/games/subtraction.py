@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..compiled.form import lazy_form
 from ..game import Game, IllegalMoveError
 from ..registry import GameOption, GameSpec
 from ..values import Value
@@ -142,4 +143,5 @@ SPEC = GameSpec(
         GameOption("takes", "the numbers a move may take", parse_takes, (3, 4, 5),
                    metavar="3,4,5"),
     ),
+    compiled=lazy_form("gametree.games.subtraction_kernel"),
 )

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
 
+from ..compiled.form import lazy_form
 from ..game import Game, IllegalMoveError, PositionError
 from ..registry import GameOption, GameSpec
 from ..values import Value
@@ -412,4 +413,5 @@ SPEC = GameSpec(
         GameOption("board", "start from this position, rows separated by '/': "
                    "\"xox/oox/___\" (x moves when the counts are equal)", metavar="\"ROWS\""),
     ),
+    compiled=lazy_form("gametree.games.tictactoe_kernel"),
 )

@@ -1,0 +1,81 @@
+"""How long a new process waits before the compiled tier searches, once the kernel is cached.
+
+Each line is the median wall-clock time of a few fresh processes (run one after another):
+
+* ``python -c 'import gametree'`` — the package alone (numba is not imported);
+* ``python -c 'import numba'`` — numba's own import;
+* the Connect Four engine made ready in a fresh process (numba imported, compiled code loaded
+  from the cache, workspace allocated) — the wait before the first search starts;
+* ``gametree solve connect4 --moves 44455554221`` end to end, compiled tier and Python tier.
+
+The first run compiles the kernel if the cache is empty; it is reported separately.
+
+Usage::
+
+    python benchmarks/bench_compiled_startup.py [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+READY = """
+import time
+started = time.perf_counter()
+from gametree.compiled.form import engine_for
+from gametree.games.connect4 import ConnectFour
+from gametree.games.connect4_kernel import compiled_form
+engine = engine_for(compiled_form(ConnectFour()).kernel)
+print(time.perf_counter() - started)
+"""
+
+
+def wall(command: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True)
+    return time.perf_counter() - started
+
+
+def inside(code: str) -> float:
+    result = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                            text=True)
+    return float(result.stdout.split()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="processes per line (median)")
+    args = parser.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    first = inside(READY)
+    print(f"first engine in this cache (compiles if the cache was empty): {first:.2f} s")
+    python = sys.executable
+    lines: list[tuple[str, Callable[[], float]]] = [
+        ("python -c 'import gametree'", lambda: wall([python, "-c", "import gametree"])),
+        ("python -c 'import numba'", lambda: wall([python, "-c", "import numba"])),
+        ("Connect Four engine ready (inside the process, cached)", lambda: inside(READY)),
+        ("gametree solve connect4 --moves 44455554221 (compiled, cached)",
+         lambda: wall([python, "-m", "gametree", "solve", "connect4", "--moves",
+                       "44455554221"])),
+        ("gametree solve connect4 --moves 44455554221 --tier python",
+         lambda: wall([python, "-m", "gametree", "solve", "connect4", "--moves",
+                       "44455554221", "--tier", "python"])),
+    ]
+    print()
+    print(f"| what | median of {args.runs} |")
+    print("|---|---|")
+    for label, measure in lines:
+        print(f"| {label} | {statistics.median(measure() for _ in range(args.runs)):.2f} s |",
+              flush=True)
+    print()
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""Choosing between the Python and the compiled tier for a search (``--tier``).
+
+``auto`` takes the compiled tier when the game has a compiled form for its options and nothing
+asks for the Python tier: an explicit ``--algorithm``, ``--fail-hard``, ``--time`` or
+``--nodes``, or a trace (the compiled engine keeps no trace). ``compiled`` insists, and says
+why when it cannot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..registry import get
+from ..result import SearchResult
+from ..values import classify
+from .parser import fail
+
+
+def _reason_against_compiled(args: argparse.Namespace, traced: bool) -> str | None:
+    if traced:
+        return "trace follows the search step by step, which only the Python tier records"
+    if not args.fail_soft:
+        return "--fail-hard is an option of the Python tier's alphabeta"
+    if getattr(args, "algorithm_given", False):
+        return f"--algorithm {args.algorithm} names a Python-tier algorithm"
+    for budget in ("time", "nodes"):
+        if getattr(args, budget, None) is not None:
+            return f"--{budget} is a budget of the Python tier's engine"
+    return None
+
+
+def compiled_result(args: argparse.Namespace, game: Any, state: Any, *, exact_root: bool,
+                    traced: bool = False) -> SearchResult[Any] | None:
+    """The search result from the compiled tier, or ``None`` if the Python tier should run."""
+    tier = getattr(args, "tier", "auto")
+    if tier == "python":
+        return None
+    reason = _reason_against_compiled(args, traced)
+    form = None
+    if reason is None:
+        builder = get(args.game).compiled
+        if builder is None:
+            reason = f"{args.game} has no compiled form"
+        else:
+            try:
+                form = builder(game)
+            except ValueError as error:
+                reason = str(error)
+    if form is None:
+        if tier == "compiled":
+            fail(f"--tier compiled: {reason}")
+        return None
+    from ..compiled import set_compile_listener  # noqa: PLC0415 - only when compiling
+    from ..compiled.form import compiled_search  # noqa: PLC0415
+
+    set_compile_listener(lambda message: print(f"gametree: {message}", file=sys.stderr,
+                                               flush=True))
+    if args.weak and args.depth is not None:
+        fail("--weak proves the result of the game: it takes no --depth")
+    return compiled_search(form, state, depth=args.depth, weak=args.weak,
+                           by_distance=args.by_distance,
+                           exact_root=args.exact_root or exact_root, seed=args.seed)
+
+
+def weakened(result: SearchResult[Any]) -> SearchResult[Any]:
+    """A Python-tier result reported as a weak solution: win, draw or loss only (the values
+    become 1, 0, -1 with distance scoring off, as the compiled tier's weak results are)."""
+    def sign(value: float) -> int:
+        return (value > 0) - (value < 0)
+
+    from ..result import MoveValue  # noqa: PLC0415
+
+    moves = tuple(MoveValue(entry.move, sign(entry.value), entry.bound)
+                  for entry in result.moves)
+    value = sign(result.value)
+    outcome, _ = classify(value, by_distance=False, exhaustive=result.stats.evaluations == 0)
+    return SearchResult(best_move=result.best_move, value=value, moves=moves, pv=result.pv,
+                        stats=result.stats, algorithm=result.algorithm, depth=result.depth,
+                        by_distance=False, outcome=outcome, plies=None)

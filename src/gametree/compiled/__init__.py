@@ -1,0 +1,25 @@
+"""The compiled tier: games written as numba kernels, searched at native speed.
+
+A kernel (:class:`Kernel`) is a game's rules as small functions over a fixed-size integer
+state; :class:`CompiledEngine` searches it (negamax alpha-beta, transposition table, null-window
+solving) and returns the same :class:`gametree.SearchResult` as the Python tier;
+:class:`KernelGame` makes a kernel an ordinary :class:`gametree.Game`. See docs/kernels.md.
+
+numba is imported only when an engine is built, so importing this package is cheap.
+"""
+
+from .build import cache_directory, set_compile_listener
+from .engine import DEFAULT_TABLE_BITS, BatchResult, CompiledEngine
+from .kernel import ONGOING, Kernel, KernelError, plain
+
+__all__ = [
+    "DEFAULT_TABLE_BITS",
+    "ONGOING",
+    "BatchResult",
+    "CompiledEngine",
+    "Kernel",
+    "KernelError",
+    "cache_directory",
+    "plain",
+    "set_compile_listener",
+]

@@ -1,0 +1,568 @@
+"""The compiled engine: negamax alpha-beta over a kernel game, compiled by numba.
+
+This file is a *template*. It is never imported as ``gametree.compiled._engine`` at run time:
+:mod:`gametree.compiled.build` writes one copy of it per kernel game into the compilation cache
+and replaces the block marked ``KERNEL BINDING`` with the kernel's functions and constants.
+numba treats module globals as compile-time constants, so each copy is compiled for exactly one
+game (the calls into the kernel are inlined, unused hooks vanish), and numba's on-disk cache
+(``cache=True``) keys each copy by its own file, so no game ever reuses another's machine code.
+
+Conventions are those of the Python tier (:mod:`gametree.values`): values are seen from the
+player to move at each node; a proven win reached ``p`` plies from the root is ``WIN - p`` and a
+loss ``-(WIN - p)``; heuristic values stay within ``±HEURISTIC_LIMIT``. Inside the search the
+distance is counted from the root (``ply``); the table stores it from the node instead, so that
+an entry is valid wherever the position recurs.
+
+Everything a search needs lives in one int64 array, the *workspace* ``ws``, so that the hot
+recursion passes a single array and touches no Python object. Its regions (offsets in the
+``C_*`` slots of its head):
+
+* the head: counters and settings (``C_NODES`` ...);
+* ``moves`` and ``scores``: one row of ``MAX_MOVES`` per ply, the moves generated at that ply
+  and their ordering keys;
+* ``dirty``: the table slots filled since the table was last cleared, so that clearing costs as
+  much as the search that filled it, not the size of the table;
+* ``table``: the transposition table, two words per entry: the key, then the packed data (lower
+  bound, upper bound, depth, best move: see :func:`pack`). A data word of 0 is an empty slot.
+
+numba caches recursive functions reliably only when every call matches the one compiled
+signature exactly (numba issues #6061, #6713), so :func:`negamax` has an explicit signature and
+every call passes int64 values, never Python literals.
+"""
+
+# ruff: noqa: PLR0915
+# mypy: disable-error-code="no-any-return"
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, types
+
+from gametree.compiled._intrinsics import cycles, prefetch
+
+# BEGIN KERNEL BINDING
+# Replaced in each generated copy by the kernel's functions and constants (see build.py). The
+# stand-ins below only make this template importable and checkable on its own.
+k_to_move: Any = None
+k_moves: Any = None
+k_play: Any = None
+k_outcome: Any = None
+k_evaluate: Any = None
+k_key: Any = None
+k_move_score: Any = None
+k_can_win_next: Any = None
+k_non_losing_moves: Any = None
+k_plies_left: Any = None
+k_state_from_row: Any = None
+HAS_KEY = False
+HAS_MOVE_SCORE = False
+HAS_THREATS = False
+HAS_PLIES_LEFT = False
+ALTERNATING = True
+WINNER_MOVES_LAST = False
+MAX_MOVES = 1
+MAX_PLY = 1
+ONGOING = -(2**62)
+STATE_TYPE: Any = types.int64
+# END KERNEL BINDING
+
+WIN = 1_000_000
+"""A win at ply 0 (``gametree.values.WIN``)."""
+PROVEN = 900_000
+"""Values at or beyond ``±PROVEN`` are proven wins or losses (``gametree.values.PROVEN``)."""
+NO_BOUND = WIN + 1
+"""The table's "no lower bound" (``-NO_BOUND``) and "no upper bound" (``+NO_BOUND``)."""
+INF = WIN + 2
+"""Beyond every value: the open ends of a full window."""
+EXHAUSTIVE = 1 << 40
+"""The depth of a search to the end of the game (never reaches 0)."""
+TABLE_EXHAUSTIVE = 255
+"""How the table records :data:`EXHAUSTIVE` in its 8-bit depth field."""
+NO_MOVE = 255
+"""The table's "no best move"."""
+
+# The head of the workspace: counters, then settings and the offsets of the regions.
+C_NODES = 0
+C_LEAVES = 1
+C_EVALUATIONS = 2
+C_CUTOFFS = 3
+C_FIRST_CUTOFFS = 4
+C_TABLE_HITS = 5
+C_ABORTED = 6
+C_CYCLES = 7
+C_NODE_LIMIT = 8
+C_BY_DISTANCE = 9
+C_DIRTY_COUNT = 10
+C_TABLE_MASK = 11
+C_TABLE_SHIFT = 12
+C_DIRTY_OVERFLOW = 13
+C_MOVES = 14
+C_SCORES = 15
+C_DIRTY = 16
+C_DIRTY_CAPACITY = 17
+C_TABLE = 18
+HEAD_SIZE = 24
+
+STEP = 2 if ALTERNATING and WINNER_MOVES_LAST else 1
+"""Plies per step of the score scale in :func:`solve`: when players alternate and every game is
+won by its last mover, a player's wins (and losses) all fall on plies of one parity."""
+
+_VALUE_OFFSET = 1 << 20
+_VALUE_MASK = (1 << 21) - 1
+_HASH_MULTIPLIER = -7046029254386353131  # 0x9E3779B97F4A7C15 (Fibonacci hashing) as int64
+
+
+# -- the transposition table ---------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def pack(lower: int, upper: int, depth: int, move: int) -> int:
+    """One entry's data word: 21 bits per bound, 8 for the depth, 8 for the best move. A valid
+    word is never 0 (the bounds are stored with an offset), so 0 marks an empty slot."""
+    return ((lower + _VALUE_OFFSET) | ((upper + _VALUE_OFFSET) << 21) | (depth << 42)
+            | (move << 50))
+
+
+@njit(cache=True, inline="always")
+def slot_of(key: int, ws: Any) -> int:
+    """The index in ``ws`` of ``key``'s table entry (Fibonacci hashing: the top bits of
+    key * 2^64/phi pick the slot)."""
+    slot = ((key * _HASH_MULTIPLIER) >> ws[C_TABLE_SHIFT]) & ws[C_TABLE_MASK]
+    return ws[C_TABLE] + 2 * slot
+
+
+@njit(cache=True)
+def clear(ws: Any) -> None:
+    """Empty the table: the slots listed as dirty, or all of it if the list overflowed."""
+    table = ws[C_TABLE]
+    if ws[C_DIRTY_OVERFLOW]:
+        ws[table:] = 0
+    else:
+        dirty = ws[C_DIRTY]
+        for i in range(ws[C_DIRTY_COUNT]):
+            slot = ws[dirty + i]
+            ws[slot] = 0
+            ws[slot + 1] = 0
+    ws[C_DIRTY_COUNT] = 0
+    ws[C_DIRTY_OVERFLOW] = 0
+
+
+@njit(cache=True, inline="always")
+def to_table(value: int, ply: int, by_distance: int) -> int:
+    """A value counted from the root, as the table keeps it: counted from the node."""
+    if by_distance:
+        if PROVEN <= value < NO_BOUND:
+            return value + ply
+        if -NO_BOUND < value <= -PROVEN:
+            return value - ply
+    return value
+
+
+@njit(cache=True, inline="always")
+def from_table(value: int, ply: int, by_distance: int) -> int:
+    """A value from the table, counted from the root again."""
+    if by_distance:
+        if PROVEN <= value < NO_BOUND:
+            return value - ply
+        if -NO_BOUND < value <= -PROVEN:
+            return value + ply
+    return value
+
+
+@njit(cache=True, inline="always")
+def store(ws: Any, key: int, ply: int, depth: int, best: int, alpha: int, beta: int,
+          move: int) -> None:
+    """Record the result ``best`` of a node searched with window (alpha, beta).
+
+    ``best >= beta``: a lower bound; ``best <= alpha``: an upper bound; else exact. An entry for
+    the same key and depth keeps the other bound it already had (it stays true). Replacement:
+    always (the newest result is the most likely to be needed again).
+    """
+    by_distance = ws[C_BY_DISTANCE]
+    stored_depth = TABLE_EXHAUSTIVE if depth >= TABLE_EXHAUSTIVE else depth
+    value = to_table(best, ply, by_distance)
+    lower = -NO_BOUND
+    upper = NO_BOUND
+    if best >= beta:
+        lower = value
+    elif best <= alpha:
+        upper = value
+    else:
+        lower = value
+        upper = value
+    slot = slot_of(key, ws)
+    old = ws[slot + 1]
+    if old == 0:  # filled for the first time since the table was cleared: remember it
+        count = ws[C_DIRTY_COUNT]
+        if count < ws[C_DIRTY_CAPACITY]:
+            ws[ws[C_DIRTY] + count] = slot
+            ws[C_DIRTY_COUNT] = count + 1
+        else:
+            ws[C_DIRTY_OVERFLOW] = 1
+    elif ws[slot] == key and ((old >> 42) & 255) == stored_depth:
+        old_lower = (old & _VALUE_MASK) - _VALUE_OFFSET
+        old_upper = ((old >> 21) & _VALUE_MASK) - _VALUE_OFFSET
+        if old_lower > lower and old_lower <= upper:
+            lower = old_lower
+        if old_upper < upper and old_upper >= lower:
+            upper = old_upper
+        if move == NO_MOVE:
+            move = (old >> 50) & 255
+    ws[slot] = key
+    ws[slot + 1] = pack(lower, upper, stored_depth, move)
+
+
+# -- values --------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def terminal(utility: int, mover: int, ply: int, by_distance: int) -> int:
+    """The value of a finished game for the player to move (``utility`` is player 0's)."""
+    if mover != 0:
+        utility = -utility
+    if not by_distance:
+        return utility
+    if utility > 0:
+        return WIN - ply
+    if utility < 0:
+        return -(WIN - ply)
+    return 0
+
+
+@njit(cache=True, inline="always")
+def heuristic(state: Any, mover: int) -> int:
+    """The kernel's estimate of ``state`` for the player to move."""
+    estimate = k_evaluate(state)
+    return estimate if mover == 0 else -estimate
+
+
+# -- the search ----------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def order(state: Any, count: int, row: int, first: int, ws: Any) -> None:
+    """Sort the ``count`` moves at ``ws[row:]`` best first: the table's move ``first`` (an index
+    into the generated order, or NO_MOVE), then by the kernel's ``move_score``. Stable, so ties
+    keep the kernel's order. Each sort key carries the move's original index in its low byte,
+    which the search stores in the table as the best move."""
+    keys = row + MAX_MOVES
+    for i in range(count):
+        score = k_move_score(state, ws[row + i]) if HAS_MOVE_SCORE else 0
+        if i == first:
+            score = 1 << 40
+        ws[keys + i] = (score << 8) | i
+    for i in range(1, count):  # insertion sort, descending: count is small
+        move = ws[row + i]
+        packed = ws[keys + i]
+        j = i
+        while j > 0 and (ws[keys + j - 1] >> 8) < (packed >> 8):
+            ws[row + j] = ws[row + j - 1]
+            ws[keys + j] = ws[keys + j - 1]
+            j -= 1
+        ws[row + j] = move
+        ws[keys + j] = packed
+
+
+@njit(types.int64(STATE_TYPE, types.int64, types.int64, types.int64, types.int64,
+                  types.int64[::1]), cache=True)
+def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) -> int:
+    """The value of ``state`` for the player to move, searched within (alpha, beta), fail-soft.
+
+    With the threat hooks (Pons' solver), ``state`` must be one where the player to move cannot
+    win at once: the root functions check that, and every move searched here keeps it true.
+    """
+    nodes = ws[C_NODES] + 1
+    ws[C_NODES] = nodes
+    if nodes > ws[C_NODE_LIMIT]:  # the limit is 2**62 unless a caller sets one
+        ws[C_ABORTED] = 1
+        return 0
+    key = 0
+    slot = 0
+    if HAS_KEY:
+        key = k_key(state)
+        slot = slot_of(key, ws)
+        prefetch(ws, slot)  # the slot arrives while the moves are generated
+    by_distance = ws[C_BY_DISTANCE]
+    mover = k_to_move(state)
+    row = ws[C_MOVES] + ply * (2 * MAX_MOVES)
+    out = ws[row:row + MAX_MOVES]
+    if HAS_THREATS and by_distance:
+        # The player to move cannot win now (precondition). Moves that let the opponent win at
+        # once are dropped; if no move is left, the opponent wins with its next move.
+        count = k_non_losing_moves(state, out)
+        if count == 0:
+            ws[C_LEAVES] += 1
+            return -(WIN - (ply + 2))
+        # Neither side can now win sooner than this (Pons' min and max scores); a game whose
+        # remaining plies allow neither is a draw.
+        left = k_plies_left(state)
+        lowest = -(WIN - (ply + 4)) if left >= 4 else 0
+        highest = WIN - (ply + 3) if left >= 3 else 0
+        if alpha < lowest:
+            alpha = lowest
+            if alpha >= beta:
+                ws[C_LEAVES] += 1
+                return alpha
+        if beta > highest:
+            beta = highest
+            if alpha >= beta:
+                ws[C_LEAVES] += 1
+                return beta
+        if depth <= 0:
+            ws[C_LEAVES] += 1
+            ws[C_EVALUATIONS] += 1
+            return min(max(heuristic(state, mover), lowest), highest)
+    else:
+        utility = k_outcome(state)
+        if utility != ONGOING:
+            ws[C_LEAVES] += 1
+            return terminal(utility, mover, ply, by_distance)
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            ws[C_LEAVES] += 1
+            ws[C_EVALUATIONS] += 1
+            return heuristic(state, mover)
+        count = k_moves(state, out)
+        if count == 0:  # a horizon: no moves, yet not finished (see the Game contract)
+            ws[C_LEAVES] += 1
+            ws[C_EVALUATIONS] += 1
+            return heuristic(state, mover)
+
+    first = NO_MOVE
+    if HAS_KEY:
+        data = ws[slot + 1]
+        if data != 0 and ws[slot] == key:
+            ws[C_TABLE_HITS] += 1
+            wanted = TABLE_EXHAUSTIVE if depth >= TABLE_EXHAUSTIVE else depth
+            lower = from_table((data & _VALUE_MASK) - _VALUE_OFFSET, ply, by_distance)
+            upper = from_table(((data >> 21) & _VALUE_MASK) - _VALUE_OFFSET, ply, by_distance)
+            if ((data >> 42) & 255) != wanted:
+                # A search to another depth: only wins and losses proven within this search's
+                # horizon still hold (a deeper result would make a depth-limited value depend
+                # on what was searched before, unlike the reference minimax at this depth).
+                if not (by_distance and lower >= PROVEN and WIN - lower - ply <= depth):
+                    lower = -NO_BOUND
+                if not (by_distance and upper <= -PROVEN and WIN + upper - ply <= depth):
+                    upper = NO_BOUND
+            if lower > alpha:
+                alpha = lower
+                if alpha >= beta:
+                    return alpha
+            if upper < beta:
+                beta = upper
+                if alpha >= beta:
+                    return beta
+            first = (data >> 50) & 255
+
+    order(state, count, row, first, ws)
+    if HAS_KEY and count > 1:
+        # Ask for every child's table slot now: the loads overlap (the table is far larger than
+        # the caches, so each is a trip to main memory) instead of waiting in turn.
+        for i in range(1, count):
+            prefetch(ws, slot_of(k_key(k_play(state, ws[row + i])), ws))
+    original_alpha = alpha
+    best = -INF
+    best_index = NO_MOVE
+    keys = row + MAX_MOVES
+    for i in range(count):
+        child = k_play(state, ws[row + i])
+        if ALTERNATING or k_to_move(child) != mover:
+            value = -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
+        else:  # the same player moves again: no change of sides
+            value = negamax(child, ply + 1, depth - 1, alpha, beta, ws)
+        if ws[C_ABORTED]:
+            return 0
+        if value > best:
+            best = value
+            best_index = ws[keys + i] & 255
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    ws[C_CUTOFFS] += 1
+                    if i == 0:
+                        ws[C_FIRST_CUTOFFS] += 1
+                    break
+    if HAS_KEY:
+        store(ws, key, ply, depth, best, original_alpha, beta, best_index)
+    return best
+
+
+# -- root functions (called from Python) -----------------------------------------------------
+
+
+@njit(cache=True)
+def probe(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) -> int:
+    """Like :func:`negamax`, for any state: first the checks negamax leaves to its caller (is
+    the game over; can the player to move win at once)."""
+    utility = k_outcome(state)
+    mover = k_to_move(state)
+    if utility != ONGOING:
+        ws[C_NODES] += 1
+        ws[C_LEAVES] += 1
+        return terminal(utility, mover, ply, ws[C_BY_DISTANCE])
+    if depth <= 0:
+        ws[C_NODES] += 1
+        ws[C_LEAVES] += 1
+        ws[C_EVALUATIONS] += 1
+        return heuristic(state, mover)
+    if HAS_THREATS and ws[C_BY_DISTANCE] and k_can_win_next(state):
+        ws[C_NODES] += 1
+        ws[C_LEAVES] += 1
+        return WIN - (ply + 1)
+    return negamax(state, ply, depth, alpha, beta, ws)
+
+
+@njit(cache=True, inline="always")
+def _trunc_half(value: int) -> int:
+    """``value / 2`` rounded toward zero (C's integer division, as Pons' solver computes)."""
+    return -((-value) // 2) if value < 0 else value // 2
+
+
+@njit(cache=True)
+def score_of(value: int, horizon: int, lower_bound: bool) -> int:
+    """A value on the coarse score scale the narrowing loop of :func:`solve` works on.
+
+    A win ``p`` plies from the root scores ``(horizon - p) // g`` (``g`` = :data:`STEP`: 2 when
+    a player's wins all fall on plies of one parity, so that two plies make one step, as in
+    Pons' scores; else 1); a loss the negative; a draw 0. A value that is no game result (a
+    bound) maps to the score of the nearest result above it if it is a ``lower_bound``, else
+    below it.
+    """
+    g = STEP
+    if value >= PROVEN:
+        return (horizon - (WIN - value)) // g
+    if value <= -PROVEN:
+        return -((horizon - (WIN + value)) // g)
+    if value > 0:
+        return 1 if lower_bound else 0
+    if value < 0:
+        return 0 if lower_bound else -1
+    return 0
+
+
+@njit(cache=True)
+def threshold_of(score: int, horizon: int) -> int:
+    """The largest value whose score is ``score`` or less: "value > threshold" is exactly
+    "score > ``score``"."""
+    g = STEP
+    if score >= 1:
+        # score > s means horizon - p >= g*(s+1), i.e. value >= WIN - (horizon - g*(s+1)).
+        return WIN - (horizon - g * (score + 1)) - 1
+    if score == 0:
+        return 0
+    # score > -s (s >= 1) means a draw, a win, or a loss with horizon - p < g*s.
+    return -(WIN - (horizon - g * (-score)))
+
+
+@njit(cache=True)
+def value_of_score(score: int, horizon: int, ply: int) -> int:
+    """The exact value that has ``score`` (the inverse of :func:`score_of` on game results)."""
+    g = STEP
+    if score == 0:
+        return 0
+    if score > 0:
+        plies = horizon - g * score
+        if g == 2 and (plies - ply) % 2 == 0:  # the mover wins on odd plies from the node
+            plies -= 1
+        return WIN - plies
+    plies = horizon - g * (-score)
+    if g == 2 and (plies - ply) % 2 == 1:  # and loses on even ones
+        plies -= 1
+    return -(WIN - plies)
+
+
+@njit(cache=True)
+def solve(state: Any, ply: int, weak: bool, ws: Any) -> int:
+    """The exact value of ``state`` (``weak``: only its sign: 1 win, 0 draw, -1 loss).
+
+    Pons' ``solve()``: check for an immediate win, then narrow [min, max] with null-window
+    searches, probing first towards the quick results (``min/2``, ``max/2``), which are cheap
+    to refute or prove. Games without a ``plies_left`` hook get one full-window search. (Pons'
+    weak solve narrows [-1, 1] instead: searches around 0, which no quick result cuts short.
+    Running the full narrowing until the sign is known visited far fewer positions on his L2
+    and L1 sets here — L1_R1: about 2,700 a position instead of about 20,000 — and a few
+    more on L3_R1: 44 instead of 29; see docs/benchmarks.md.)
+    """
+    utility = k_outcome(state)
+    by_distance = ws[C_BY_DISTANCE]
+    if utility != ONGOING:
+        ws[C_NODES] += 1
+        ws[C_LEAVES] += 1
+        value = terminal(utility, k_to_move(state), ply, by_distance)
+        return (value > 0) - (value < 0) if weak else value
+    if HAS_THREATS and by_distance and k_can_win_next(state):
+        return 1 if weak else WIN - (ply + 1)
+    if not (HAS_PLIES_LEFT and by_distance):
+        value = negamax(state, ply, np.int64(EXHAUSTIVE), np.int64(-INF), np.int64(INF), ws)
+        return (value > 0) - (value < 0) if weak else value
+    # Scores measure what is left of the game when it ends (horizon - p for a result p plies
+    # from the root of the whole search; this state is ``ply`` plies from it).
+    horizon = ply + k_plies_left(state) + 2
+    earliest_loss = ply + 2 if WINNER_MOVES_LAST else ply + 1  # own move cannot lose
+    low = score_of(-(WIN - earliest_loss), horizon, False)
+    high = score_of(WIN - (ply + 1), horizon, True)  # the earliest win (as Pons)
+    # A weak solve runs the same narrowing and stops as soon as the sign is known: its first
+    # probes, towards the quick results, settle most wins and losses far more cheaply than one
+    # search around 0 (which has no quick result to cut it short) would.
+    while low < high:
+        if weak and (low > 0 or high < 0 or (low == 0 and high == 0)):
+            break
+        middle = low + (high - low) // 2
+        if middle <= 0 and _trunc_half(low) < middle:
+            middle = _trunc_half(low)
+        elif middle >= 0 and _trunc_half(high) > middle:
+            middle = _trunc_half(high)
+        threshold = threshold_of(middle, horizon)
+        result = negamax(state, ply, np.int64(EXHAUSTIVE), threshold, threshold + 1, ws)
+        if ws[C_ABORTED]:
+            return 0
+        # A fail-soft result may land beyond the other end (a weak solve clamps the range to
+        # [-1, 1]; a quicker win scores more): the range only ever shrinks.
+        if result <= threshold:
+            high = max(score_of(result, horizon, False), low)
+        else:
+            low = min(score_of(result, horizon, True), high)
+    if weak:
+        return 1 if low > 0 else -1 if high < 0 else 0
+    return value_of_score(low, horizon, ply)
+
+
+@njit(cache=True)
+def solve_many(states: Any, weak: bool, results: Any, nodes: Any, ticks: Any,
+               ws: Any) -> None:
+    """Solve each state from an empty table, as a benchmark does: the results, node counts and
+    cycle counts (the solve alone, not the clearing of the table) go to the three arrays."""
+    zero = np.int64(0)
+    for i in range(len(states)):
+        clear(ws)
+        before = ws[C_NODES]
+        started: int = cycles()
+        results[i] = solve(k_state_from_row(states[i]), zero, weak, ws)
+        ticks[i] = cycles() - started
+        nodes[i] = ws[C_NODES] - before
+
+
+@njit(cache=True)
+def clock() -> int:
+    """The processor's cycle counter (to convert cycle counts to seconds from Python)."""
+    return cycles()
+
+
+@njit(cache=True)
+def legal_moves(state: Any, out: Any) -> int:
+    """The kernel's legal moves of ``state`` (0 once the game is over)."""
+    if k_outcome(state) != ONGOING:
+        return 0
+    return k_moves(state, out)
+
+
+@njit(cache=True)
+def play(state: Any, move: int) -> Any:
+    """The kernel's ``play``."""
+    return k_play(state, move)
+
+
+@njit(cache=True)
+def status(state: Any) -> Any:
+    """(player to move, outcome or ONGOING) of ``state``."""
+    return k_to_move(state), k_outcome(state)

@@ -1,0 +1,238 @@
+"""Compiling a kernel game's engine, once: generated modules and numba's on-disk cache.
+
+How numba caches (``cache=True``), and why gametree generates a module per kernel:
+
+* numba keeps compiled code beside the *file* of each compiled function (``__pycache__``),
+  indexed by the function's name and argument types, and trusts it as long as that file's
+  timestamp and size are unchanged. Functions it calls are compiled *into* the caller's cached
+  code, but their files are not checked (numba issues #8851, #9483): a changed kernel would
+  silently keep its old machine code under a shared engine.
+* Module globals are frozen into the compiled code as constants, and a function defined in a
+  closure that captures another compiled function is recompiled in every new process (the
+  captured function's identity differs each time: numba issue #6264). Passing kernel functions
+  as arguments ("first-class functions") specialises per function but goes through function
+  pointers that LLVM cannot inline.
+
+So the engine template (``_engine.py``) is written out once per kernel, to a file whose name
+carries a digest of the kernel's sources and parameters, the template and the numba version
+(:meth:`Kernel.identity`). The kernel's functions are bound as globals of that module, so
+numba inlines them into the search, and the file's own cache entries belong to that one kernel:
+any change to the kernel gives a new file, hence a fresh compilation, never stale code.
+
+The first use of a kernel in a fresh cache compiles every entry point and reports it through
+:func:`set_compile_listener` (the CLI prints "compiling the Connect Four kernel..."); the
+search itself never prints. Later processes load the machine code from disk.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from .kernel import ONGOING, Kernel
+
+CACHE_ENV = "GAMETREE_CACHE_DIR"
+"""Environment variable naming the directory for compiled kernels (default: the user's cache
+directory, ``~/.cache/gametree``)."""
+
+_TEMPLATE = Path(__file__).with_name("_engine.py")
+_BEGIN = "# BEGIN KERNEL BINDING"
+_END = "# END KERNEL BINDING"
+_READY_SUFFIX = ".ready"
+
+_listeners: list[Callable[[str], None]] = []
+_lock = threading.Lock()
+_modules: dict[str, ModuleType] = {}
+
+
+def set_compile_listener(listener: Callable[[str], None] | None) -> None:
+    """Call ``listener(message)`` before a kernel is compiled (not when it is loaded from the
+    cache). Front-ends use it to say why the first run pauses; ``None`` removes it."""
+    _listeners[:] = [] if listener is None else [listener]
+
+
+def cache_directory() -> Path:
+    """Where generated engine modules and numba's machine code are kept."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured:
+        return Path(configured).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gametree"
+
+
+def _writable(directory: Path) -> bool:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe = directory / f".probe-{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
+    except OSError:
+        return False
+    return True
+
+
+def _module_source() -> str:
+    text = _TEMPLATE.read_text(encoding="utf-8")
+    start, end = text.index(_BEGIN), text.index(_END)
+    return text[:start] + _binding_stub() + text[end + len(_END):]
+
+
+def _binding_stub() -> str:
+    """The text that replaces the template's binding block: the kernel arrives as a dict."""
+    return ("# Kernel binding: the functions and constants of one kernel game, set by\n"
+            "# gametree.compiled.build before this module runs.\n"
+            "globals().update(__gametree_binding__)  # noqa: F821\n")
+
+
+def numba_module() -> ModuleType:
+    """numba itself, imported on first need: commands that never compile do not pay for it."""
+    import numba  # noqa: PLC0415 - deliberately lazy
+
+    return numba
+
+
+def _identity(kernel: Kernel, source: str) -> str | None:
+    numba = numba_module()
+    kernel_id = kernel.identity()
+    if kernel_id is None:
+        return None
+    digest = hashlib.sha256(f"{kernel_id}\n{numba.__version__}\n{source}".encode())
+    return digest.hexdigest()[:16]
+
+
+def _slug(name: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_") or "kernel"
+
+
+def _default_key(state: int) -> int:
+    return state
+
+
+def _default_evaluate(state: Any) -> int:
+    return 0
+
+
+def _default_move_score(state: Any, move: int) -> int:
+    return 0
+
+
+def _default_can_win_next(state: Any) -> bool:
+    return False
+
+
+def _default_non_losing_moves(state: Any, out: Any) -> int:
+    return 0
+
+
+def _default_plies_left(state: Any) -> int:
+    return 0
+
+
+def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
+    """The globals a generated engine module gets: compiled rules, defaults, constants."""
+    rules = dict(kernel.compiled_rules(jit))
+    has_key = "key" in rules or kernel.state_size == 0
+    stubs: dict[str, Callable[..., Any]] = {
+        "evaluate": _default_evaluate, "key": _default_key,
+        "move_score": _default_move_score, "can_win_next": _default_can_win_next,
+        "non_losing_moves": _default_non_losing_moves, "plies_left": _default_plies_left,
+    }
+    bound: dict[str, Any] = {}
+    for name, stub in stubs.items():
+        bound[f"k_{name}"] = rules[name] if name in rules else jit(stub)
+    for name in ("to_move", "moves", "play", "outcome"):
+        bound[f"k_{name}"] = rules[name]
+    size = kernel.state_size
+    if size == 0:
+        def state_from_row(row: Any) -> Any:
+            return row[0]
+    else:
+        namespace: dict[str, Any] = {"__name__": __name__}  # cached code names its module
+        parts = ", ".join(f"row[{i}]" for i in range(size))
+        exec(f"def state_from_row(row):\n    return ({parts},)\n", namespace)
+        state_from_row = namespace["state_from_row"]
+    bound["k_state_from_row"] = jit(state_from_row)
+    types = numba_module().types
+    bound["STATE_TYPE"] = types.int64 if size == 0 else types.UniTuple(types.int64, size)
+    bound.update(
+        HAS_KEY=has_key,
+        HAS_MOVE_SCORE="move_score" in rules,
+        HAS_THREATS=kernel.has_threat_hooks,
+        HAS_PLIES_LEFT="plies_left" in rules,
+        ALTERNATING=kernel.alternating,
+        WINNER_MOVES_LAST=kernel.winner_moves_last,
+        MAX_MOVES=kernel.max_moves,
+        MAX_PLY=kernel.max_plies + 2,
+        ONGOING=ONGOING,
+    )
+    return bound
+
+
+def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
+    """The compiled engine module of ``kernel``, and whether it still has to be compiled.
+
+    The module's functions compile on first call (or load from numba's cache); the second value
+    says whether this kernel has been compiled and cached before (see :func:`warm_up`).
+    """
+    numba = numba_module()
+    source = _module_source()
+    identity = _identity(kernel, source)
+    with _lock:
+        name = f"_gametree_engine_{_slug(kernel.name)}_{identity or 'uncached'}"
+        if identity is not None and name in _modules:
+            module = _modules[name]
+            return module, not getattr(module, "_gametree_ready", False)
+        directory = cache_directory() / "kernels"
+        if identity is None or not _writable(directory):
+            directory = Path(tempfile.mkdtemp(prefix="gametree-kernels-"))
+        path = directory / f"{name}.py"
+        if not path.exists() or path.read_text(encoding="utf-8") != source:
+            temporary = path.with_suffix(f".{os.getpid()}.tmp")
+            temporary.write_text(source, encoding="utf-8")
+            temporary.replace(path)  # atomic: a concurrent process sees old or new, not half
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        module.__dict__["__gametree_binding__"] = binding(kernel, numba.njit)
+        # numba rebuilds a cached function's environment by importing its module by name.
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        ready = identity is not None and path.with_suffix(_READY_SUFFIX).exists()
+        module.__dict__["_gametree_ready"] = ready
+        module.__dict__["_gametree_path"] = path
+        module.__dict__["_gametree_cached"] = identity is not None and directory.is_relative_to(
+            cache_directory())
+        _modules[name] = module
+        return module, not ready
+
+
+def notify(message: str) -> None:
+    """Tell the front-end (if it listens) that something slow is about to happen."""
+    for listener in _listeners:
+        listener(message)
+
+
+def compiling_message(kernel: Kernel, module: ModuleType) -> str:
+    """What to tell the user before ``kernel`` is compiled into ``module``."""
+    if module.__dict__.get("_gametree_cached"):
+        where = f"once; cached in {module.__dict__['_gametree_path'].parent.parent}"
+    else:
+        where = "its source cannot be identified, so it is not cached"
+    return f"compiling the {kernel.name} kernel ({where})..."
+
+
+def mark_ready(module: ModuleType) -> None:
+    """Record that every entry point of ``module`` is compiled and in numba's cache."""
+    module.__dict__["_gametree_ready"] = True
+    path: Path = module.__dict__["_gametree_path"]
+    with contextlib.suppress(OSError):
+        path.with_suffix(_READY_SUFFIX).write_text("")

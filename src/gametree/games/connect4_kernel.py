@@ -1,0 +1,236 @@
+"""Connect Four's compiled form (kernel): bitboards and the threat hooks of Pons' solver.
+
+The board is Pascal Pons' layout: ``height + 1`` bits per column, bottom row first, columns
+left to right; the spare bit on top of each column makes "the cell above the top stone" a
+single addition (``mask + bottom``). A state is ``(current, mask, moves)``: the stones of the
+player to move, all stones, and how many have been played. Moves are encoded as the single bit
+of the cell they fill, so that ``play`` is two bit operations; :func:`column_of` turns a move
+back into its column.
+
+The solver's tricks are the kernel's hooks, not special cases in the engine:
+
+* ``can_win_next`` — the engine's immediate-win check before a search;
+* ``non_losing_moves`` — Pons' ``possibleNonLosingMoves``: if the opponent threatens to win in
+  one place, that move is forced; in two places, the game is lost; and no move is played just
+  below an opponent's winning cell;
+* ``move_score`` — the number of winning cells a move creates (Pons' ``moveScore``), so moves
+  that build threats are tried first (ties keep the centre-first column order);
+* ``plies_left`` — cells still empty, which bounds every result (Pons' min/max scores);
+* ``key`` — ``current + mask``, a unique 64-bit key of the position.
+
+Boards from 4x4 to 9x9 fit as long as ``width * (height + 1) <= 64`` (7x6 uses 49 bits; 8x7 all
+64). Pure-Python calls (``jit=plain``) give the same results on Python integers: every left
+shift that could pass bit 63 is masked to the board before it is used.
+"""
+
+# The rules are one factory of small closures, as the kernel contract asks: long by design.
+# ruff: noqa: PLR0915
+# mypy: disable-error-code="no-any-return"
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..compiled.form import CompiledForm
+from ..compiled.kernel import ONGOING, Kernel, KernelError, Rules, plain
+from .connect4 import C4State, ConnectFour
+
+MIN_SIZE = 4
+MAX_SIZE = 9
+BITS = 64
+
+
+def check_size(width: int, height: int) -> None:
+    """Raise :class:`KernelError` unless a ``width`` x ``height`` board fits the bitboard."""
+    for name, value in (("width", width), ("height", height)):
+        if not MIN_SIZE <= value <= MAX_SIZE:
+            raise KernelError(f"{name} must be within {MIN_SIZE}..{MAX_SIZE}, got {value}")
+    if width * (height + 1) > BITS:
+        raise KernelError(f"a {width}x{height} board needs {width * (height + 1)} bits; the "
+                         f"compiled form holds width * (height + 1) <= {BITS}")
+
+
+def column_order(width: int) -> tuple[int, ...]:
+    """Columns (0-based) from the centre outwards, left before right at equal distance (3 2 4 1
+    5 0 6 for 7 columns), the Python form's order, so both forms break ties alike."""
+    centre = (width - 1) / 2
+    return tuple(sorted(range(width), key=lambda col: (abs(col - centre), col)))
+
+
+def weight_groups(width: int, height: int) -> tuple[tuple[int, int], ...]:
+    """``(weight, cells)``: the cells through which ``weight`` four-cell lines pass (the Python
+    form's centre weighting, see :meth:`ConnectFour.evaluate`)."""
+    return ConnectFour(width, height)._weight_masks()
+
+
+def column_of(move: int, height: int) -> int:
+    """The column (0-based) of a move given as its cell's bit."""
+    return (move.bit_length() - 1) // (height + 1)
+
+
+def rules(*, width: int = 7, height: int = 6,
+          jit: Callable[..., Any] = plain) -> Rules:
+    """Connect Four's rules on a ``width`` x ``height`` board, compiled with ``jit``."""
+    check_size(width, height)
+    h1 = height + 1
+    size = width * height
+    bottom = 0
+    for col in range(width):
+        bottom |= 1 << (col * h1)
+    board = bottom * ((1 << height) - 1)
+    order = column_order(width)
+    column_masks = tuple(((1 << height) - 1) << (col * h1) for col in order)
+    weights = weight_groups(width, height)
+    h2 = height + 2
+
+    @jit
+    def winning_cells(position: int, mask: int) -> int:
+        """Empty cells that would complete four for the owner of ``position``."""
+        r = (position << 1) & (position << 2) & (position << 3)  # vertical
+        for shift in (h1, height, h2):  # horizontal, both diagonals
+            p = (position << shift) & (position << (2 * shift))
+            r |= p & (position << (3 * shift))
+            r |= p & (position >> shift)
+            p = (position >> shift) & (position >> (2 * shift))
+            r |= p & (position << shift)
+            r |= p & (position >> (3 * shift))
+        return r & (board ^ mask)
+
+    @jit
+    def has_four(position: int) -> bool:
+        """True if ``position`` holds four in a row."""
+        for shift in (1, h1, height, h2):
+            m = position & (position >> shift)
+            if m & (m >> (2 * shift)):
+                return True
+        return False
+
+    @jit
+    def popcount(bits: int) -> int:
+        count = 0
+        while bits:
+            bits &= bits - 1
+            count += 1
+        return count
+
+    @jit
+    def possible(mask: int) -> int:
+        """The cells where a stone can be dropped now."""
+        return (mask + bottom) & board
+
+    @jit
+    def to_move(state: tuple[int, int, int]) -> int:
+        return state[2] & 1
+
+    @jit
+    def moves(state: tuple[int, int, int], out: Any) -> int:
+        free = possible(state[1])
+        count = 0
+        for column_mask in column_masks:
+            move = free & column_mask
+            if move:
+                out[count] = move
+                count += 1
+        return count
+
+    @jit
+    def play(state: tuple[int, int, int], move: int) -> tuple[int, int, int]:
+        current, mask, played = state
+        return current ^ mask, mask | move, played + 1
+
+    @jit
+    def outcome(state: tuple[int, int, int]) -> int:
+        current, mask, played = state
+        if has_four(current ^ mask):  # the player who just moved
+            return 1 if (played - 1) & 1 == 0 else -1
+        if played == size:
+            return 0
+        return ONGOING
+
+    @jit
+    def evaluate(state: tuple[int, int, int]) -> int:
+        """The Python form's centre weighting: each stone is worth the number of four-cell
+        lines through its cell; player 0's total minus player 1's."""
+        current, mask, played = state
+        first = current if played & 1 == 0 else current ^ mask
+        second = first ^ mask
+        score = 0
+        for weight, cells in weights:
+            score += weight * (popcount(first & cells) - popcount(second & cells))
+        return score
+
+    @jit
+    def key(state: tuple[int, int, int]) -> int:
+        return state[0] + state[1]
+
+    @jit
+    def move_score(state: tuple[int, int, int], move: int) -> int:
+        return popcount(winning_cells(state[0] | move, state[1]))
+
+    @jit
+    def can_win_next(state: tuple[int, int, int]) -> bool:
+        return (winning_cells(state[0], state[1]) & possible(state[1])) != 0
+
+    @jit
+    def non_losing_moves(state: tuple[int, int, int], out: Any) -> int:
+        current, mask = state[0], state[1]
+        free = possible(mask)
+        threats = winning_cells(current ^ mask, mask)
+        forced = free & threats
+        if forced:
+            if forced & (forced - 1):  # two threats at once: every move loses
+                return 0
+            free = forced
+        free &= ~(threats >> 1)  # never play just below the opponent's winning cell
+        count = 0
+        for column_mask in column_masks:
+            move = free & column_mask
+            if move:
+                out[count] = move
+                count += 1
+        return count
+
+    @jit
+    def plies_left(state: tuple[int, int, int]) -> int:
+        return size - state[2]
+
+    return {
+        "to_move": to_move, "moves": moves, "play": play, "outcome": outcome,
+        "evaluate": evaluate, "key": key, "move_score": move_score,
+        "can_win_next": can_win_next, "non_losing_moves": non_losing_moves,
+        "plies_left": plies_left,
+    }
+
+
+def kernel(width: int = 7, height: int = 6) -> Kernel:
+    """The compiled form of Connect Four on a ``width`` x ``height`` board."""
+    check_size(width, height)
+
+    def format_move(state: Any, move: int) -> str:
+        return str(column_of(move, height) + 1)
+
+    return Kernel.from_factory(
+        f"Connect Four {width}x{height}", rules, initial_state=(0, 0, 0), max_moves=width,
+        max_plies=width * height, parameters={"width": width, "height": height},
+        winner_moves_last=True,
+        player_names=("X", "O"), format_move=format_move,
+    )
+
+
+def compiled_form(game: Any) -> CompiledForm[C4State, int]:
+    """The compiled form of ``game`` (a :class:`ConnectFour`); raises :class:`KernelError` for a
+    board that does not fit 64 bits."""
+    assert isinstance(game, ConnectFour)
+    height = game.height
+
+    def decode_move(state: C4State, move: int) -> int:
+        return column_of(move, height)
+
+    return CompiledForm(game=game, kernel=kernel(game.width, game.height), encode=encode,
+                        decode_move=decode_move)
+
+
+def encode(state: C4State) -> tuple[int, int, int]:
+    """The Python form's ``(current, mask, won)`` as the kernel's ``(current, mask, played)``
+    (whether the last move won, the kernel sees on the board itself)."""
+    return (state[0], state[1], state[1].bit_count())

@@ -1,0 +1,139 @@
+"""Nim (normal play and misère, so also Sticks), compiled form (kernel), beside :mod:`.nim`.
+
+The kernel state is the Python form's rows followed by the player to move, flattened into one
+tuple: ``(row 1, ..., row n, player)``. A move taking ``count`` sticks from row ``row``
+(0-based) is the integer ``row * 128 + count``, tried in the Python form's order (largest
+takes first, then row by row). The table key is, like the Python form's, blind to the order of
+the rows: the row sizes sorted, packed 7 bits each, and the player to move.
+
+In normal play the winner always made the last move, so exact solving steps two plies at a
+time; in misère play the last move loses, and the engine steps one ply at a time.
+"""
+
+# The rules are one factory of small closures, as the kernel contract asks: long by design.
+# mypy: disable-error-code="no-any-return"
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..compiled.form import CompiledForm
+from ..compiled.kernel import ONGOING, Kernel, KernelError, Rules, plain
+from .nim import Nim
+
+MAX_ROWS = 8
+"""The most rows the kernel holds (sorted sizes packed 7 bits each in the key)."""
+
+MAX_TOTAL = 250
+"""The most sticks in all (one buffer slot per possible move). The kernel is compiled for this
+many, whatever the rows, so one compilation serves every Nim with the same number of rows."""
+
+ROW_BASE = 128
+"""Moves are ``row * ROW_BASE + count``."""
+
+
+def rules(*, rows: int = 4, misere: bool = False,
+          jit: Callable[..., Any] = plain) -> Rules:
+    """Nim's rules on ``rows`` rows, compiled with ``jit``."""
+    n = rows
+
+    @jit
+    def to_move(state: Any) -> int:
+        return state[n]
+
+    @jit
+    def moves(state: Any, out: Any) -> int:
+        most = 0
+        for row in range(n):
+            most = max(most, state[row])
+        count = 0
+        for take in range(most, 0, -1):  # largest takes first, then by row: the Python order
+            for row in range(n):
+                if take <= state[row]:
+                    out[count] = row * ROW_BASE + take
+                    count += 1
+        return count
+
+    @jit
+    def play(state: Any, move: int) -> Any:
+        row = move // ROW_BASE
+        take = move % ROW_BASE
+        sizes = [state[i] for i in range(n)]
+        sizes[row] -= take
+        return _pack(sizes, 1 - state[n])
+
+    @jit
+    def outcome(state: Any) -> int:
+        for row in range(n):
+            if state[row]:
+                return ONGOING
+        mover_won = misere
+        return 1 if mover_won == (state[n] == 0) else -1
+
+    @jit
+    def evaluate(state: Any) -> int:
+        """Bouton's rule, as the Python form's ``evaluate``: +1 if player 0 wins, else -1."""
+        nim_sum = 0
+        largest = 0
+        for row in range(n):
+            nim_sum ^= state[row]
+            largest = max(largest, state[row])
+        mover_wins = nim_sum == 0 if misere and largest <= 1 else nim_sum != 0
+        return 1 if mover_wins == (state[n] == 0) else -1
+
+    @jit
+    def key(state: Any) -> int:
+        sizes = [state[i] for i in range(n)]
+        sizes.sort()
+        packed = 0
+        for size in sizes:
+            packed = packed * ROW_BASE + size
+        return packed * 2 + state[n]
+
+    @jit
+    def plies_left(state: Any) -> int:
+        total = 0
+        for row in range(n):
+            total += state[row]
+        return total
+
+    _pack = _packer(n, jit)
+    return {"to_move": to_move, "moves": moves, "play": play, "outcome": outcome,
+            "evaluate": evaluate, "key": key, "plies_left": plies_left}
+
+
+def _packer(n: int, jit: Callable[..., Any]) -> Any:
+    """``pack(sizes, player)``: the state tuple from a list of row sizes (n is fixed)."""
+    parts = ", ".join(f"sizes[{i}]" for i in range(n))
+    namespace: dict[str, Any] = {"__name__": __name__}  # cached code names its module
+    exec(f"def pack(sizes, player):\n    return ({parts}, player)\n", namespace)
+    return jit(namespace["pack"])
+
+
+def kernel(rows: tuple[int, ...], misere: bool = False) -> Kernel:
+    """The compiled form of Nim on ``rows`` (``misere``: who takes the last stick loses)."""
+    if len(rows) > MAX_ROWS:
+        raise KernelError(f"the compiled form holds at most {MAX_ROWS} rows, not {len(rows)}")
+    if sum(rows) > MAX_TOTAL:
+        raise KernelError(f"the compiled form holds at most {MAX_TOTAL} sticks in all, "
+                          f"not {sum(rows)}")
+    return Kernel.from_factory(
+        f"{'misère ' if misere else ''}Nim {len(rows)} rows", rules,
+        initial_state=(*rows, 0), max_moves=MAX_TOTAL, max_plies=MAX_TOTAL,
+        parameters={"rows": len(rows), "misere": misere}, winner_moves_last=not misere,
+    )
+
+
+def compiled_form(game: Any) -> CompiledForm[tuple[tuple[int, ...], int], tuple[int, int]]:
+    """The compiled form of ``game`` (a :class:`Nim`)."""
+    assert isinstance(game, Nim)
+    return CompiledForm(game=game, kernel=kernel(game.rows, game.misere),
+                        encode=_encode, decode_move=_decode_move)
+
+
+def _encode(state: tuple[tuple[int, ...], int]) -> tuple[int, ...]:
+    return (*state[0], state[1])
+
+
+def _decode_move(state: tuple[tuple[int, ...], int], move: int) -> tuple[int, int]:
+    return (move // ROW_BASE, move % ROW_BASE)

@@ -1,0 +1,123 @@
+"""Compiled code is cached on disk: a second process does not compile again, says nothing
+about compiling, and a changed kernel is compiled afresh (never stale machine code).
+
+Each test runs fresh processes against an empty cache directory, so each compiles a small
+kernel once or twice (a few seconds each on CI's machine).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from gametree.compiled.adapter import KernelGame
+
+from .exact import node_value
+
+KERNEL_MODULE = '''
+"""A throw-away kernel: a heap of counters, take 1 to {top}; who cannot take loses."""
+from gametree.compiled import ONGOING, Kernel
+
+
+def to_move(state):
+    return state[1]
+
+
+def moves(state, out):
+    count = 0
+    for take in range(1, {top} + 1):
+        if take <= state[0]:
+            out[count] = take
+            count += 1
+    return count
+
+
+def play(state, move):
+    return (state[0] - move, 1 - state[1])
+
+
+def outcome(state):
+    if state[0] > 0:
+        return ONGOING
+    return -1 if state[1] == 0 else 1
+
+
+KERNEL = Kernel.from_functions(
+    "throw-away take-{top}", initial_state=(10, 0), max_moves={top}, max_plies=64,
+    functions={{"to_move": to_move, "moves": moves, "play": play, "outcome": outcome}},
+    winner_moves_last=True)
+'''
+
+SCRIPT = textwrap.dedent('''
+    import sys
+    sys.path.insert(0, sys.argv[1])
+    from gametree.compiled import CompiledEngine, set_compile_listener
+    import heap_kernel
+    set_compile_listener(lambda message: print(message, file=sys.stderr))
+    engine = CompiledEngine(heap_kernel.KERNEL)
+    print(engine.score((int(sys.argv[2]), 0))[0])
+''')
+
+
+def run_script(tmp_path: Path, cache: Path, heap: int) -> subprocess.CompletedProcess[str]:
+    environment = dict(os.environ, GAMETREE_CACHE_DIR=str(cache))
+    return subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path), str(heap)],
+                          capture_output=True, text=True, env=environment, check=True,
+                          timeout=600)
+
+
+def expected_value(module: Path, heap: int) -> str:
+    """The value the Python tier gives the heap, from the kernel module's plain functions."""
+    spec = importlib.util.spec_from_file_location(f"heap_kernel_{module.stat().st_size}", module)
+    assert spec is not None and spec.loader is not None
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return str(node_value(KernelGame(loaded.KERNEL), (heap, 0), {}))
+
+
+def test_second_process_loads_from_the_cache_and_a_changed_kernel_recompiles(
+        tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    module = tmp_path / "heap_kernel.py"
+    module.write_text(KERNEL_MODULE.format(top=3))
+    first = run_script(tmp_path, cache, 8)
+    assert "compiling the throw-away take-3 kernel" in first.stderr
+    assert first.stdout.split() == [expected_value(module, 8)]
+    assert first.stdout.split()[0].startswith("-")  # 8 is a multiple of 4: a loss
+    second = run_script(tmp_path, cache, 9)
+    assert second.stderr == ""  # loaded from the cache: nothing to announce
+    assert second.stdout.split() == [expected_value(module, 9)]
+    cached = sorted(path.name for path in (cache / "kernels").glob("*.py"))
+    assert len(cached) == 1 and list((cache / "kernels" / "__pycache__").glob("*.nbc"))
+    # Same file name, new rules: take up to 4. numba alone would keep the old machine code
+    # (it only watches the file of the compiled function, not the kernel's); gametree
+    # generates a new engine module and compiles it.
+    module.write_text(KERNEL_MODULE.format(top=4))
+    third = run_script(tmp_path, cache, 8)
+    assert "compiling the throw-away take-4 kernel" in third.stderr
+    assert third.stdout.split() == [expected_value(module, 8)]
+    assert not third.stdout.startswith("-")  # with takes 1-4, a heap of 8 is won
+    assert len(list((cache / "kernels").glob("*.py"))) == 2
+
+
+def test_cli_announces_compilation_once(tmp_path: Path) -> None:
+    environment = dict(os.environ, GAMETREE_CACHE_DIR=str(tmp_path))
+    command = [sys.executable, "-m", "gametree", "solve", "bones", "--heap", "7", "--json"]
+    first = subprocess.run(command, capture_output=True, text=True, env=environment,
+                           check=True, timeout=600)
+    assert first.stderr.startswith("gametree: compiling the bones 1,2,3 kernel")
+    assert '"algorithm": "compiled"' in first.stdout
+    second = subprocess.run(command, capture_output=True, text=True, env=environment,
+                            check=True, timeout=600)
+    assert second.stderr == "" and second.stdout == first.stdout.replace(
+        _seconds(first.stdout), _seconds(second.stdout))
+
+
+def _seconds(document: str) -> str:
+    """The ``"seconds": ...`` field of a JSON result (the one part that differs by run)."""
+    start = document.index('"seconds": ')
+    return document[start:document.index(",", start)]
