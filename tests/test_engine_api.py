@@ -13,6 +13,7 @@ from gametree import GameTree, Tracer, format_log, minimax
 from gametree.engine import Engine, Limits
 from gametree.games.subtraction import SubtractionGame
 from gametree.games.tictactoe import MNKGame
+from gametree.registry import get, make, play_moves
 from gametree.values import WIN
 
 from .engine_checks import assert_legal_line, assert_same_result, assert_table_consistent
@@ -242,3 +243,26 @@ def test_a_game_too_long_for_recursion_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="recursion limit"):
         engine.search()
     assert engine.search(depth=20).best_move == 1  # the engine is still usable
+
+
+def test_exhaustive_describes_the_final_values_not_earlier_iterations() -> None:
+    # Deepening under a node budget counts estimates in its early iterations, yet its last
+    # iteration reaches the end of tic-tac-toe everywhere: its values are game results.
+    result = Engine(make("tictactoe"), iterative=True).search()
+    assert result.stats.evaluations > 0
+    assert result.exhaustive and result.outcome == "draw"
+    assert all(entry.value == 0 or entry.bound != "exact" for entry in result.moves)
+    limited = Engine(make("tictactoe")).search(depth=2)
+    assert not limited.exhaustive and limited.outcome is None
+
+
+def test_exact_solves_find_short_forced_results_at_once() -> None:
+    game = make("connect4")
+    lost = play_moves(game, get("connect4").split_moves("44455554221"))
+    result = Engine(game).search(lost)
+    assert (result.outcome, result.plies) == ("loss", 2)
+    assert result.stats.nodes < 100  # the depth-3 probe proves it: no full-depth dive
+    won = play_moves(game, get("connect4").split_moves("4455"))
+    result = Engine(game).search(won)
+    assert (result.outcome, result.plies) == ("win", 3)
+    assert result.stats.nodes < 1000

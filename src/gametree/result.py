@@ -108,6 +108,10 @@ class SearchResult(Generic[M]):
     plies: int | None = None
     """How many plies the proven win or loss takes with best play (distance scoring only)."""
 
+    exhaustive: bool = False
+    """True if no heuristic estimate entered the reported values: each is a game result, so
+    a 0 is a proven draw (in plain mode, every sign is proven)."""
+
     @property
     def exact(self) -> bool:
         """True if every root move's value is exact (none is only a bound)."""

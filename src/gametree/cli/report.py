@@ -56,11 +56,11 @@ def result_text(game: Game[Any, Any], state: Any, result: SearchResult[Any], *,
     With ``analysis`` the root moves are listed as seed 000 prints them ("Score for move ...").
     """
     by_distance = result.by_distance
-    exhaustive = result.stats.evaluations == 0
+    exhaustive = result.exhaustive
     depth = "to the end" if result.depth is None else f"to depth {result.depth}"
     value = result.value_text()
     if result.outcome is None:
-        value += " (heuristic)" if result.stats.evaluations else ""
+        value += "" if result.exhaustive else " (heuristic)"
     lines = [f"{mover_text(game, state)}: value {value}"]
     if game.outcome(state) is not None:
         lines = ["the game is over: there is nothing to search"]

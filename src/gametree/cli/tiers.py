@@ -14,7 +14,6 @@ from typing import Any
 
 from ..registry import get
 from ..result import SearchResult
-from ..values import classify
 from .parser import fail
 
 
@@ -75,7 +74,7 @@ def weakened(result: SearchResult[Any]) -> SearchResult[Any]:
     moves = tuple(MoveValue(entry.move, sign(entry.value), entry.bound)
                   for entry in result.moves)
     value = sign(result.value)
-    outcome, _ = classify(value, by_distance=False, exhaustive=result.stats.evaluations == 0)
     return SearchResult(best_move=result.best_move, value=value, moves=moves, pv=result.pv,
                         stats=result.stats, algorithm=result.algorithm, depth=result.depth,
-                        by_distance=False, outcome=outcome, plies=None)
+                        by_distance=False, outcome=result.outcome, plies=None,
+                        exhaustive=result.exhaustive)

@@ -269,7 +269,8 @@ class CompiledEngine:
         return SearchResult(best_move=result.best_move, value=result.value,
                             moves=result.moves, pv=result.pv, stats=stats,
                             algorithm=ALGORITHM, depth=depth, by_distance=not plain,
-                            outcome=outcome, plies=plies)
+                            outcome=outcome, plies=plies,
+                            exhaustive=stats.evaluations == 0)
 
     # -- the compiled calls the root search makes --------------------------------------------
 

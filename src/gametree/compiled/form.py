@@ -83,7 +83,7 @@ def translate(result: SearchResult[int], form: CompiledForm[S, M], state: S) -> 
     translated: SearchResult[M] = SearchResult(
         best_move=best, value=result.value, moves=moves, pv=tuple(pv), stats=result.stats,
         algorithm=result.algorithm, depth=result.depth, by_distance=result.by_distance,
-        outcome=result.outcome, plies=result.plies)
+        outcome=result.outcome, plies=result.plies, exhaustive=result.exhaustive)
     return translated
 
 

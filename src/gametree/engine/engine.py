@@ -66,6 +66,15 @@ ALGORITHM = "engine"
 """The name results carry in :attr:`SearchResult.algorithm`."""
 
 
+PROBE_DEPTHS = (3, 9, 27, 81, 243)
+"""An exact solve without iterative deepening first searches to these depths, stopping as
+soon as one proves the result. A forced result a few plies away is then found at once instead
+of after a full-depth search has wandered through other lines (a Connect Four loss in 2:
+22 nodes instead of 107,826; the win in 3 after 4455: 107 nodes instead of minutes). Each probe
+is a third as deep as the next, so their cost stays a fraction of the final search's
+(measured in docs/engine.md)."""
+
+
 def _proven_within(value: Value, depth: int) -> bool:
     """True if ``value`` is a win or loss proven within ``depth`` plies.
 
@@ -302,6 +311,8 @@ class Engine(Generic[S, M]):
             depths: list[int] | range = range(1, target + 1)
         elif limits.nodes is not None or limits.time is not None:
             depths = [1, target] if target > 1 else [1]  # depth 1 first: always have a move
+        elif limits.depth is None:
+            depths = [*PROBE_DEPTHS, target]
         else:
             depths = [target]
         for depth in depths:
@@ -505,6 +516,7 @@ class Engine(Generic[S, M]):
             by_distance=self.by_distance,
             outcome=report.outcome,
             plies=report.plies,
+            exhaustive=run.exhaustive and report.complete,
         )
 
     def _extra(self, run: _Run[S, M], counters: dict[str, int]) -> dict[str, float]:

@@ -181,7 +181,7 @@ class SearchOpponent:
             # Without a tracer, the search is known to be complete when it says it went to the
             # end (depth None), proved its result, or used no estimate.
             complete = (result.depth is None or result.outcome is not None
-                        or result.stats.evaluations == 0)
+                        or result.exhaustive)
             return Decision(result, result.depth, complete, result.stats.nodes,
                             self._clock() - started)
         if self.time_per_move is None:

@@ -36,13 +36,13 @@ def decision_value(decision: Decision[Any]) -> str:
     """The value of a decision's root, seen from the player to move there."""
     if decision.result.outcome == "draw":  # proven by the search, whatever its counters say
         return "draw"
-    return value_words(decision.result.value, exhaustive=decision.result.stats.evaluations == 0,
+    return value_words(decision.result.value, exhaustive=decision.result.exhaustive,
                        complete=decision.complete)
 
 
 def move_value(decision: Decision[Any], entry: MoveValue[Any]) -> str:
     """One root move's value from a decision, with ``<=``/``>=`` when it is only a bound."""
-    words = value_words(entry.value, exhaustive=decision.result.stats.evaluations == 0,
+    words = value_words(entry.value, exhaustive=decision.result.exhaustive,
                         complete=decision.complete)
     if entry.bound == "upper":
         return f"at most {words}"

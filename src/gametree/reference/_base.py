@@ -174,4 +174,5 @@ class ReferenceSearch(Generic[S, M]):
             by_distance=self.by_distance,
             outcome=outcome,
             plies=plies,
+            exhaustive=self.stats.evaluations == 0,
         )
