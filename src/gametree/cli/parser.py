@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
@@ -55,15 +56,25 @@ class _RememberGiven(argparse.Action):
         setattr(namespace, f"{self.dest}_given", True)
 
 
-def positive_seconds(text: str) -> float:
-    """An argparse type: a number of seconds > 0."""
+def _seconds(text: str, *, allow_zero: bool) -> float:
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    if not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
+        wanted = "a number of seconds >= 0" if allow_zero else "a positive number of seconds"
+        raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}")
     return value
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds > 0."""
+    return _seconds(text, allow_zero=False)
+
+
+def non_negative_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds >= 0."""
+    return _seconds(text, allow_zero=True)
 
 
 def positive_int(text: str) -> int:

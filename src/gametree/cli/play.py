@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from typing import Any
@@ -11,7 +10,14 @@ from typing import Any
 from ..algorithms import ALGORITHMS
 from ..play.opponent import DEFAULT_ALGORITHM
 from ..registry import get
-from .parser import CliParser, add_game_commands, fail
+from .parser import (
+    CliParser,
+    add_game_commands,
+    fail,
+    non_negative_seconds,
+    positive_int,
+    positive_seconds,
+)
 from .position import game_and_position
 
 DEFAULT_TIME = 3.0
@@ -34,39 +40,6 @@ DESCRIPTION = (
 )
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {text!r}")
-    return value
-
-
-def seconds(text: str) -> float:
-    """An argparse type: a positive, finite number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
-
-
-def non_negative_seconds(text: str) -> float:
-    """An argparse type: a finite number of seconds >= 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, got {text!r}")
-    return value
-
-
 def _add_options(parser: argparse.ArgumentParser) -> None:
     sides = parser.add_argument_group("players")
     sides.add_argument("--first", choices=("human", "engine"),
@@ -80,7 +53,7 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
     strength.add_argument("--depth", type=positive_int, metavar="N",
                           help="look N plies ahead, then use the game's heuristic; with --time, "
                                "the deepest iteration allowed")
-    strength.add_argument("--time", type=seconds, metavar="SECONDS",
+    strength.add_argument("--time", type=positive_seconds, metavar="SECONDS",
                           help="think about this long per move (iterative deepening; default: "
                                f"{DEFAULT_TIME:g} unless --depth or --perfect is given)")
     strength.add_argument("--perfect", action="store_true",
