@@ -164,3 +164,13 @@ def test_count_text_and_json() -> None:
     shallow = json_of("count", "connect4", "--depth", "2", "--moves", "44")
     assert [entry["sequences"] for entry in shallow["depths"]] == [1, 7, 49]
     assert shallow["complete"] is False and shallow["options"] == {"width": 7, "height": 6}
+
+
+def test_a_reader_that_goes_away_ends_any_command_quietly() -> None:
+    # Like `gametree games | head -0`: the pipe is closed before the command writes a byte.
+    process = subprocess.Popen([sys.executable, "-m", "gametree", "games"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    assert process.wait(timeout=60) == 141
+    assert process.stderr.read() == b""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
@@ -114,13 +113,7 @@ def run_play(args: argparse.Namespace) -> int:
         style=Style(wants_color(args.color, sys.stdout)), notation=get(args.game).notation,
         show_thinking=stdout_tty, delay=delay,
     )
-    try:
-        return session.run()
-    except BrokenPipeError:
-        # The reader of our output went away (``| head``): stop quietly, as Unix tools do.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
+    return session.run()
 
 
 def add_command(subparsers: Any) -> None:
