@@ -54,13 +54,7 @@ def rules(*, rows: int = 4, misere: bool = False,
                     count += 1
         return count
 
-    @jit
-    def play(state: Any, move: int) -> Any:
-        row = move // ROW_BASE
-        take = move % ROW_BASE
-        sizes = [state[i] for i in range(n)]
-        sizes[row] -= take
-        return _pack(sizes, 1 - state[n])
+    play = _generated(_play_source(n), "play", jit)
 
     @jit
     def outcome(state: Any) -> int:
@@ -81,14 +75,7 @@ def rules(*, rows: int = 4, misere: bool = False,
         mover_wins = nim_sum == 0 if misere and largest <= 1 else nim_sum != 0
         return 1 if mover_wins == (state[n] == 0) else -1
 
-    @jit
-    def key(state: Any) -> int:
-        sizes = [state[i] for i in range(n)]
-        sizes.sort()
-        packed = 0
-        for size in sizes:
-            packed = packed * ROW_BASE + size
-        return packed * 2 + state[n]
+    key = _generated(_key_source(n), "key", jit)
 
     @jit
     def plies_left(state: Any) -> int:
@@ -97,17 +84,47 @@ def rules(*, rows: int = 4, misere: bool = False,
             total += state[row]
         return total
 
-    _pack = _packer(n, jit)
     return {"to_move": to_move, "moves": moves, "play": play, "outcome": outcome,
             "evaluate": evaluate, "key": key, "plies_left": plies_left}
 
 
-def _packer(n: int, jit: Callable[..., Any]) -> Any:
-    """``pack(sizes, player)``: the state tuple from a list of row sizes (n is fixed)."""
-    parts = ", ".join(f"sizes[{i}]" for i in range(n))
+# ``play`` and ``key`` are written out for the number of rows: compiled code that builds a list
+# per call allocates memory at every node (several times the cost of the search around it),
+# while straight-line code on local integers allocates nothing.
+
+def _play_source(n: int) -> str:
+    """``play(state, move)``: the new tuple, the taken row lowered, the other player to move."""
+    rows = ", ".join(f"state[{i}] - (take if row == {i} else 0)" for i in range(n))
+    return (f"def play(state, move):\n"
+            f"    row = move // {ROW_BASE}\n"
+            f"    take = move % {ROW_BASE}\n"
+            f"    return ({rows}, 1 - state[{n}])\n")
+
+
+def _sorting_network(n: int) -> list[tuple[int, int]]:
+    """Compare-exchange pairs that sort ``n`` values (odd-even transposition: n rounds)."""
+    return [(i, i + 1) for round_ in range(n) for i in range(round_ % 2, n - 1, 2)]
+
+
+def _key_source(n: int) -> str:
+    """``key(state)``: the row sizes sorted (a sorting network), packed, and the mover."""
+    lines = ["def key(state):"]
+    lines += [f"    s{i} = state[{i}]" for i in range(n)]
+    for low, high in _sorting_network(n):
+        lines.append(f"    if s{low} > s{high}:")
+        lines.append(f"        s{low}, s{high} = s{high}, s{low}")
+    packed = "0"
+    for i in range(n):
+        packed = f"({packed}) * {ROW_BASE} + s{i}"
+    lines.append(f"    return ({packed}) * 2 + state[{n}]")
+    return "\n".join(lines) + "\n"
+
+
+def _generated(source: str, name: str, jit: Callable[..., Any]) -> Any:
+    """Compile the function ``name`` defined by ``source`` (with ``jit``)."""
     namespace: dict[str, Any] = {"__name__": __name__}  # cached code names its module
-    exec(f"def pack(sizes, player):\n    return ({parts}, player)\n", namespace)
-    return jit(namespace["pack"])
+    exec(source, namespace)
+    return jit(namespace[name])
 
 
 def kernel(rows: tuple[int, ...], misere: bool = False) -> Kernel:
