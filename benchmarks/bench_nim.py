@@ -27,6 +27,7 @@ from harness import (
     check_moves,
     chosen_algorithm,
     chosen_peers,
+    measure_compiled,
     measure_gametree,
     measure_peer,
     parser,
@@ -72,10 +73,14 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
         game = registry.make("nim", rows=rows, misere=True)
     except registry.OptionError as error:
         raise BenchmarkError(str(error)) from None
-    reference = Row(f"gametree ({algorithm})", measure_gametree(
-        game, algorithm=algorithm, depth=None, answer_of=answer_of,
-        repeat=options.repeat, budget=options.budget,
-        make_game=lambda: registry.make("nim", rows=rows, misere=True)))
+    if options.tier == "compiled":
+        reference = Row("gametree (compiled tier)", measure_compiled(
+            game, answer_of=answer_of, repeat=options.repeat, budget=options.budget))
+    else:
+        reference = Row(f"gametree ({algorithm})", measure_gametree(
+            game, algorithm=algorithm, depth=None, answer_of=answer_of,
+            repeat=options.repeat, budget=options.budget,
+            make_game=lambda: registry.make("nim", rows=rows, misere=True)))
     piles = ["--piles", ",".join(str(row) for row in rows)]
     others = [Row(PEERS[peer], measure_peer(TASK, peer, repeat=options.repeat,
                                             budget=options.budget, arguments=piles))
@@ -89,7 +94,8 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; exit 0, 1 if the answers differ, 2 if it cannot run."""
-    command = parser(__doc__.splitlines()[0], repeat=9, budget=60.0, peers=list(PEERS))
+    command = parser(__doc__.splitlines()[0], repeat=9, budget=60.0, peers=list(PEERS),
+                     compiled=True)
     command.add_argument("--rows", type=parse_rows, default=(1, 3, 5, 7), metavar="1,3,5,7",
                          help="sticks in each row (default 1,3,5,7)")
     return run_main(body, command, argv)

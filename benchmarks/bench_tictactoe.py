@@ -24,6 +24,7 @@ from harness import (
     check_moves,
     chosen_algorithm,
     chosen_peers,
+    measure_compiled,
     measure_gametree,
     measure_peer,
     parser,
@@ -51,10 +52,14 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
     algorithm = chosen_algorithm(options.algorithm)
     peers = chosen_peers(options.peers, list(PEERS))
     game = registry.make("tictactoe")
-    reference = Row(f"gametree ({algorithm})", measure_gametree(
-        game, algorithm=algorithm, depth=None, answer_of=answer_of,
-        repeat=options.repeat, budget=options.budget,
-        make_game=lambda: registry.make("tictactoe")))
+    if options.tier == "compiled":
+        reference = Row("gametree (compiled tier)", measure_compiled(
+            game, answer_of=answer_of, repeat=options.repeat, budget=options.budget))
+    else:
+        reference = Row(f"gametree ({algorithm})", measure_gametree(
+            game, algorithm=algorithm, depth=None, answer_of=answer_of,
+            repeat=options.repeat, budget=options.budget,
+            make_game=lambda: registry.make("tictactoe")))
     others = [Row(PEERS[peer], measure_peer(TASK, peer, repeat=options.repeat,
                                             budget=options.budget))
               for peer in peers]
@@ -66,7 +71,8 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; exit 0, 1 if the answers differ, 2 if it cannot run."""
-    command = parser(__doc__.splitlines()[0], repeat=15, budget=10.0, peers=list(PEERS))
+    command = parser(__doc__.splitlines()[0], repeat=15, budget=10.0, peers=list(PEERS),
+                     compiled=True)
     return run_main(body, command, argv)
 
 

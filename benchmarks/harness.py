@@ -23,6 +23,7 @@ from typing import Any
 
 from gametree import algorithms
 from gametree.game import Game, GameError
+from gametree.registry import get
 from gametree.result import SearchResult
 from measure import Answer, AnswerMismatchError, Measurement, Search, measure
 
@@ -61,10 +62,17 @@ class Row:
 # -- command line ------------------------------------------------------------------------------
 
 
-def parser(description: str, *, repeat: int, budget: float,
-           peers: Sequence[str]) -> argparse.ArgumentParser:
-    """The options every benchmark script takes, with the script's own defaults."""
+def parser(description: str, *, repeat: int, budget: float, peers: Sequence[str],
+           compiled: bool = False) -> argparse.ArgumentParser:
+    """The options every benchmark script takes, with the script's own defaults.
+
+    ``compiled``: the task can also be measured with gametree's compiled tier (``--tier``).
+    """
     command = argparse.ArgumentParser(description=description)
+    if compiled:
+        command.add_argument("--tier", choices=("python", "compiled"), default="python",
+                             help="measure gametree's Python-tier engine (default) or its "
+                                  "compiled tier (the game's numba kernel)")
     command.add_argument("--algorithm", default=None,
                          help=f"gametree algorithm to measure (default: {ENGINE} if registered, "
                               f"else {FALLBACK})")
@@ -147,6 +155,47 @@ def measure_gametree(
                              f"first run but {timed_nodes} in the timed runs: searches are not "
                              f"independent, so their times would not be comparable")
     return measurement
+
+
+def measure_compiled(
+    game: Game[Any, Any],
+    *,
+    answer_of: Callable[[SearchResult[Any]], Answer],
+    repeat: int,
+    budget: float,
+    table_bits: int = 16,
+) -> Measurement:
+    """Measure gametree's compiled tier solving ``game`` from its initial state.
+
+    The game's compiled form (its numba kernel, loaded from the on-disk cache or compiled
+    before anything is timed) is searched by a compiled engine of its own, whose table
+    (``2**table_bits`` entries) is emptied before every run, outside the timing: each run does
+    the whole solve, as the Python tier's and the peers' runs do.
+    """
+    from gametree.compiled.engine import CompiledEngine  # noqa: PLC0415 - imports numba
+    from gametree.compiled.form import translate  # noqa: PLC0415
+
+    spec = get(game.name)
+    if spec.compiled is None:
+        raise BenchmarkError(f"{game.name} has no compiled form")
+    form = spec.compiled(game)
+    engine = CompiledEngine(form.kernel, table_bits=table_bits)
+    root = game.initial_state()
+    kernel_root = form.encode(root)
+
+    def solve() -> SearchResult[Any]:
+        return translate(engine.search(kernel_root), form, root)
+
+    def counted() -> tuple[Answer, int]:
+        engine.new_search()
+        result = solve()
+        return answer_of(result), result.stats.nodes
+
+    def prepare() -> Search:
+        engine.new_search()
+        return lambda: answer_of(solve())
+
+    return measure(counted, prepare, repeat=repeat, budget=budget)
 
 
 def measure_peer(task: str, peer: str, *, repeat: int, budget: float,
