@@ -129,7 +129,7 @@ def main() -> None:
     game = ConnectFour()
     form = connect4_kernel.compiled_form(game)
     started = time.perf_counter()
-    engine = CompiledEngine(form.kernel, table_bits=args.table_bits)
+    engine = CompiledEngine(form.kernel, table_bits=args.table_bits, prefault=True)
     print(f"engine ready in {time.perf_counter() - started:.2f} s "
           f"(table: 2^{args.table_bits} entries)")
     print()

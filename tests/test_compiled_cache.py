@@ -121,3 +121,31 @@ def _seconds(document: str) -> str:
     """The ``"seconds": ...`` field of a JSON result (the one part that differs by run)."""
     start = document.index('"seconds": ')
     return document[start:document.index(",", start)]
+
+
+STARTUP_SCRIPT = textwrap.dedent('''
+    import importlib.util, sys
+    sys.path.insert(0, sys.argv[1])
+    from gametree.compiled import CompiledEngine
+    from gametree.compiled.startup import without_blas_probe
+    import heap_kernel
+    with without_blas_probe():
+        engine = CompiledEngine(heap_kernel.KERNEL)
+    import numba.np.arraymath
+    print(engine.score((8, 0))[0], numba.np.arraymath._HAVE_BLAS, "scipy.linalg" in sys.modules)
+    if importlib.util.find_spec("scipy") is not None:
+        import scipy.linalg  # still importable once the block is over
+        print(scipy.linalg.__name__)
+''')
+
+
+def test_start_up_without_the_blas_probe_leaves_scipy_importable(tmp_path: Path) -> None:
+    module = tmp_path / "heap_kernel.py"
+    module.write_text(KERNEL_MODULE.format(top=3))
+    environment = dict(os.environ, GAMETREE_CACHE_DIR=str(tmp_path / "cache"))
+    run = subprocess.run([sys.executable, "-c", STARTUP_SCRIPT, str(tmp_path)],
+                         capture_output=True, text=True, env=environment, check=True,
+                         timeout=600)
+    lines = run.stdout.split("\n")
+    assert lines[0].split() == [expected_value(module, 8), "False", "False"]
+    assert lines[1:] in (["scipy.linalg", ""], [""])

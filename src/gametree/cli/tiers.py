@@ -53,14 +53,17 @@ def compiled_result(args: argparse.Namespace, game: Any, state: Any, *, exact_ro
         return None
     from ..compiled import set_compile_listener  # noqa: PLC0415 - only when compiling
     from ..compiled.form import compiled_search  # noqa: PLC0415
+    from ..compiled.startup import without_blas_probe  # noqa: PLC0415
 
     set_compile_listener(lambda message: print(f"gametree: {message}", file=sys.stderr,
                                                flush=True))
     if args.weak and args.depth is not None:
         fail("--weak proves the result of the game: it takes no --depth")
-    return compiled_search(form, state, depth=args.depth, weak=args.weak,
-                           by_distance=args.by_distance,
-                           exact_root=args.exact_root or exact_root, seed=args.seed)
+    # The built-in kernels never call BLAS: skip numba's SciPy probe (0.3 s of start-up).
+    with without_blas_probe():
+        return compiled_search(form, state, depth=args.depth, weak=args.weak,
+                               by_distance=args.by_distance,
+                               exact_root=args.exact_root or exact_root, seed=args.seed)
 
 
 def weakened(result: SearchResult[Any]) -> SearchResult[Any]:

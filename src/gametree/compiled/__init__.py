@@ -11,6 +11,7 @@ numba is imported only when an engine is built, so importing this package is che
 from .build import cache_directory, set_compile_listener
 from .engine import DEFAULT_TABLE_BITS, BatchResult, CompiledEngine
 from .kernel import ONGOING, Kernel, KernelError, plain
+from .startup import without_blas_probe
 
 __all__ = [
     "DEFAULT_TABLE_BITS",
@@ -22,4 +23,5 @@ __all__ = [
     "cache_directory",
     "plain",
     "set_compile_listener",
+    "without_blas_probe",
 ]
