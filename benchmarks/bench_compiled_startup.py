@@ -6,6 +6,8 @@ Each line is the median wall-clock time of a few fresh processes (run one after 
 * ``python -c 'import numba'`` — numba's own import;
 * the Connect Four engine made ready in a fresh process (numba imported, compiled code loaded
   from the cache, workspace allocated) — the wait before the first search starts;
+* a first search done in a fresh process as the command line runs it (numba's SciPy BLAS probe
+  skipped: :func:`gametree.compiled.without_blas_probe`), the entry points it calls loaded;
 * ``gametree solve connect4 --moves 44455554221`` end to end, compiled tier and Python tier.
 
 The first run compiles the kernel if the cache is empty; it is reported separately.
@@ -35,6 +37,21 @@ engine = engine_for(compiled_form(ConnectFour()).kernel)
 print(time.perf_counter() - started)
 """
 
+# As the command line does it: numba's SciPy BLAS probe skipped, then one search to the end.
+SEARCHED = """
+import time
+started = time.perf_counter()
+from gametree.compiled.startup import without_blas_probe
+from gametree.games.connect4 import ConnectFour, split_moves
+from gametree.games.connect4_kernel import compiled_form
+from gametree.registry import play_moves
+game = ConnectFour()
+with without_blas_probe():
+    from gametree.compiled.form import compiled_search
+    compiled_search(compiled_form(game), play_moves(game, split_moves("44455554221")))
+print(time.perf_counter() - started)
+"""
+
 
 def wall(command: list[str]) -> float:
     started = time.perf_counter()
@@ -60,6 +77,8 @@ def main() -> None:
         ("python -c 'import gametree'", lambda: wall([python, "-c", "import gametree"])),
         ("python -c 'import numba'", lambda: wall([python, "-c", "import numba"])),
         ("Connect Four engine ready (inside the process, cached)", lambda: inside(READY)),
+        ("first search done, BLAS probe skipped as the CLI does (inside the process)",
+         lambda: inside(SEARCHED)),
         ("gametree solve connect4 --moves 44455554221 (compiled, cached)",
          lambda: wall([python, "-m", "gametree", "solve", "connect4", "--moves",
                        "44455554221"])),

@@ -1,5 +1,5 @@
 """``python -m gametree`` runs the command line."""
 
-from .cli import main
+from .cli import run
 
-raise SystemExit(main())
+run()
