@@ -12,7 +12,7 @@ import pytest
 
 from gametree.registry import games
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
+from .pons import pons_file
 
 
 def gametree(*args: str) -> subprocess.CompletedProcess[str]:
@@ -112,9 +112,7 @@ def test_every_small_game_solves_from_the_cli(game: str) -> None:
 
 
 def test_moves_file_gives_one_json_line_per_position(tmp_path: Path) -> None:
-    source = DATA / "Test_L3_R1"
-    if not source.is_file():
-        pytest.skip(f"{source} is not there")
+    source = pons_file("L3_R1")
     lines = source.read_text(encoding="utf-8").splitlines()[:5]
     moves_file = tmp_path / "positions.txt"
     unscored = lines[0].split()[0]

@@ -10,7 +10,7 @@ import pytest
 
 from gametree.cli import main
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
+from .pons import pons_file
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -37,7 +37,7 @@ def test_connect4_scores_in_pons_convention(capsys: pytest.CaptureFixture[str], 
 
 def test_moves_file_solves_a_whole_set_in_one_process(capsys: pytest.CaptureFixture[str],
                                                       tmp_path: Path) -> None:
-    lines = (DATA / "Test_L2_R1").read_text().split("\n")[:30]
+    lines = pons_file("L2_R1").read_text().split("\n")[:30]
     path = tmp_path / "positions.txt"
     path.write_text("\n".join(lines) + "\n")
     status, out, _ = run(capsys, "solve", "connect4", "--moves-file", str(path))

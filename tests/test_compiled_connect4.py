@@ -4,7 +4,6 @@ the kernel agrees with the Python form on boards small enough to solve exhaustiv
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,16 +17,7 @@ from gametree.games.connect4 import ConnectFour, pons_score
 from gametree.registry import play_moves
 
 from .exact import node_value, reachable, sign
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
-
-
-def pons_set(name: str, count: int) -> list[tuple[str, int]]:
-    """The first ``count`` lines of Pons' set ``name``: (moves, score)."""
-    path = DATA / f"Test_{name}"
-    assert path.is_file(), f"Pons' benchmark set {path} is missing"
-    lines = path.read_text().split("\n")[:count]
-    return [(moves, int(score)) for moves, score in (line.split() for line in lines)]
+from .pons import pons_set
 
 
 @pytest.mark.parametrize("name, count", [("L3_R1", 200), ("L2_R1", 200), ("L2_R2", 50),

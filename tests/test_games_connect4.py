@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,8 +12,7 @@ from gametree.games.connect4 import C4State, ConnectFour, pons_score, read_pons_
 from gametree.registry import OptionError, get, make, play_moves
 from gametree.values import HEURISTIC_LIMIT
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
-"""Pons' benchmark sets, beside the repository as ../shared/data/connect4 (GUIDE.md)."""
+from .pons import pons_set
 
 
 def position(game: ConnectFour, moves: str) -> C4State:
@@ -23,17 +20,9 @@ def position(game: ConnectFour, moves: str) -> C4State:
     return state
 
 
-def benchmark_lines(name: str, count: int) -> list[tuple[str, int]]:
-    path = DATA / name
-    if not path.is_file():
-        pytest.skip(f"Pons' benchmark file {path} is not there (it lives in ../shared/data)")
-    lines = path.read_text(encoding="utf-8").splitlines()[:count]
-    return [(moves, int(score)) for moves, score in (line.split() for line in lines)]
-
-
 def test_first_100_of_test_l3_r1_solve_to_their_scores() -> None:
     game = ConnectFour()
-    cases = benchmark_lines("Test_L3_R1", 100)
+    cases = pons_set("L3_R1", 100)
     assert len(cases) == 100
     for moves, expected in cases:
         state = position(game, moves)
