@@ -44,17 +44,22 @@ def test_analyze_gives_the_exact_scores(capsys: pytest.CaptureFixture[str]) -> N
     assert engine == reference
 
 
-def test_time_and_nodes_budgets(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "solve", "tictactoe", "--time", "5", "--json")
+@pytest.mark.parametrize("tier, algorithm", [("python", "engine"), ("auto", "compiled")])
+def test_time_and_nodes_budgets(capsys: pytest.CaptureFixture[str], tier: str,
+                                algorithm: str) -> None:
+    status, out, _ = run(capsys, "solve", "tictactoe", "--time", "5", "--json", "--tier", tier)
     document = json.loads(out)
     assert status == 0 and document["outcome"] == "draw"  # solved well within the budget
-    status, out, _ = run(capsys, "solve", "tictactoe", "--nodes", "200", "--json")
+    assert document["algorithm"] == algorithm
+    status, out, _ = run(capsys, "solve", "tictactoe", "--nodes", "200", "--json",
+                         "--tier", tier)
     document = json.loads(out)
     assert status == 0 and document["stats"]["stopped_by_limit"] == 1
     assert document["stats"]["nodes"] <= 200
     assert document["best_move"] is not None
-    status, out, _ = run(capsys, "solve", "tictactoe", "--nodes", "200", "--depth", "3")
-    assert status == 0 and "engine, to depth 3" in out
+    status, out, _ = run(capsys, "solve", "tictactoe", "--nodes", "200", "--depth", "3",
+                         "--tier", tier)
+    assert status == 0 and f"{algorithm}, to depth 3" in out
 
 
 def test_trace_shows_the_engine_at_work(capsys: pytest.CaptureFixture[str]) -> None:
@@ -77,11 +82,13 @@ def test_bad_budgets_are_one_line_errors(capsys: pytest.CaptureFixture[str], arg
     assert len(err.strip().splitlines()) == 1 and message in err
 
 
-def test_time_budget_from_the_terminal() -> None:
+@pytest.mark.parametrize("tier, algorithm", [("python", "engine"), ("auto", "compiled")])
+def test_time_budget_from_the_terminal(tier: str, algorithm: str) -> None:
     completed = subprocess.run(
-        [sys.executable, "-m", "gametree", "solve", "tictactoe", "--time", "0.2", "--json"],
+        [sys.executable, "-m", "gametree", "solve", "tictactoe", "--time", "0.2", "--json",
+         "--tier", tier],
         capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,
     )
     assert completed.returncode == 0, completed.stderr
     document = json.loads(completed.stdout)
-    assert document["algorithm"] == "engine" and document["best_move"] is not None
+    assert document["algorithm"] == algorithm and document["best_move"] is not None

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from gametree.play import SearchOpponent
-from gametree.registry import make
+from gametree.registry import get, make
 
 
 def gametree_play(*args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
@@ -17,9 +17,14 @@ def gametree_play(*args: str, typed: str = "") -> subprocess.CompletedProcess[st
 
 
 def perfect_game_moves() -> tuple[list[str], Any]:
-    """Both sides playing the perfect engine's choice: the texts of the moves, the end state."""
+    """Both sides playing the perfect engine's choice: the texts of the moves, the end state.
+
+    The engine is the one ``gametree play`` uses: on the game's compiled form.
+    """
     game = make("tictactoe")
-    engine = SearchOpponent()
+    builder = get("tictactoe").compiled
+    assert builder is not None
+    engine = SearchOpponent(compiled=builder(game))
     state, texts = game.initial_state(), []
     while not game.is_over(state):
         move = engine.choose(game, state).move

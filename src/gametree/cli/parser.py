@@ -46,7 +46,7 @@ def non_negative_int(text: str) -> int:
     return value
 
 
-class _RememberGiven(argparse.Action):
+class RememberGiven(argparse.Action):
     """Store the value and note that the option was given (``<dest>_given``), so that a
     default can be told from an explicit choice (``--tier auto`` needs to know)."""
 
@@ -89,7 +89,7 @@ def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: st
     """The options every searching command shares."""
     group = parser.add_argument_group("search")
     group.add_argument("--algorithm", choices=list(ALGORITHMS), default=default_algorithm,
-                       action=_RememberGiven,
+                       action=RememberGiven,
                        help=f"search algorithm (default: {default_algorithm})")
     group.add_argument("--depth", type=non_negative_int, metavar="N",
                        help="look N plies ahead, then use the game's heuristic "

@@ -11,6 +11,7 @@ from ..play.opponent import DEFAULT_ALGORITHM
 from ..registry import get
 from .parser import (
     CliParser,
+    RememberGiven,
     add_game_commands,
     fail,
     non_negative_seconds,
@@ -18,6 +19,7 @@ from .parser import (
     positive_seconds,
 )
 from .position import game_and_position
+from .tiers import compiled_form
 
 DEFAULT_TIME = 3.0
 """Seconds per move when neither ``--depth``, ``--time`` nor ``--perfect`` is given."""
@@ -31,7 +33,8 @@ DESCRIPTION = (
     "can type: help, hint (the engine's suggestion), scores (the value of every legal move), "
     "undo (take back your last move and the reply), board, moves, quit. Moves can also be "
     "piped in, one per line. The engine thinks for up to "
-    f"{DEFAULT_TIME:g} s per move unless told otherwise. With --algorithm alphabeta, negamax "
+    f"{DEFAULT_TIME:g} s per move unless told otherwise, on the game's compiled form when it "
+    "has one (--tier python for the Python tier). With --algorithm alphabeta, negamax "
     "or minimax the budget is kept by iterative deepening and is approximate (an iteration "
     "that has started is finished). "
     "Exit status: 0 when the game ends, you quit or the input ends; 130 when interrupted; "
@@ -59,7 +62,12 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
                           help="search every move to the end of the game (perfect play; only "
                                "for small games)")
     strength.add_argument("--algorithm", choices=list(ALGORITHMS), default=DEFAULT_ALGORITHM,
+                          action=RememberGiven,
                           help=f"the search the engine uses (default: {DEFAULT_ALGORITHM})")
+    strength.add_argument("--tier", choices=("auto", "python", "compiled"), default="auto",
+                          help="python: the engine searches the game's Python form; compiled: "
+                               "its compiled (numba) form, many times faster; auto (default): "
+                               "compiled when the game has one and no --algorithm is given")
     strength.add_argument("--seed", type=int, metavar="N",
                           help="break ties between equally good moves at random from seed N, "
                                "so that games vary")
@@ -99,7 +107,8 @@ def run_play(args: argparse.Namespace) -> int:
     game, start = game_and_position(args)
     time_per_move, depth = _time_and_depth(args)
     opponent = SearchOpponent(depth=depth, time_per_move=time_per_move,
-                              algorithm=args.algorithm, seed=args.seed)
+                              algorithm=args.algorithm, seed=args.seed,
+                              compiled=compiled_form(args, game))
     mover = game.to_move(start)
     human: int | None = None
     if not args.watch:

@@ -46,11 +46,12 @@ def _algorithm_options(args: argparse.Namespace, *, exact_root: bool) -> dict[st
 def _search(args: argparse.Namespace, game: Game[Any, Any], state: Any, *, exact_root: bool,
             tracer: Tracer[Any, Any] | None = None) -> SearchResult[Any]:
     traced = tracer is not None and tracer.enabled
+    if args.weak and (args.depth is not None or args.time is not None
+                      or args.nodes is not None):
+        fail("--weak proves the result of the game: it takes no --depth, --time or --nodes")
     compiled = compiled_result(args, game, state, exact_root=exact_root, traced=traced)
     if compiled is not None:
         return compiled
-    if args.weak and args.depth is not None:
-        fail("--weak proves the result of the game: it takes no --depth")
     result = search(game, state, algorithm=args.algorithm, depth=args.depth,
                     by_distance=args.by_distance, seed=args.seed, tracer=tracer,
                     **_algorithm_options(args, exact_root=exact_root))

@@ -1,38 +1,42 @@
 """Choosing between the Python and the compiled tier for a search (``--tier``).
 
 ``auto`` takes the compiled tier when the game has a compiled form for its options and nothing
-asks for the Python tier: an explicit ``--algorithm``, ``--fail-hard``, ``--time`` or
-``--nodes``, or a trace (the compiled engine keeps no trace). ``compiled`` insists, and says
-why when it cannot.
+asks for the Python tier: an explicit ``--algorithm``, ``--fail-hard``, or a trace (the
+compiled engine keeps no trace). ``compiled`` insists, and says why when it cannot. Budgets
+(``--time``, ``--nodes``) work on both tiers.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..registry import get
 from ..result import SearchResult
 from .parser import fail
 
+if TYPE_CHECKING:
+    from ..compiled.form import CompiledForm
+
 
 def _reason_against_compiled(args: argparse.Namespace, traced: bool) -> str | None:
     if traced:
         return "trace follows the search step by step, which only the Python tier records"
-    if not args.fail_soft:
+    if not getattr(args, "fail_soft", True):
         return "--fail-hard is an option of the Python tier's alphabeta"
     if getattr(args, "algorithm_given", False):
         return f"--algorithm {args.algorithm} names a Python-tier algorithm"
-    for budget in ("time", "nodes"):
-        if getattr(args, budget, None) is not None:
-            return f"--{budget} is a budget of the Python tier's engine"
     return None
 
 
-def compiled_result(args: argparse.Namespace, game: Any, state: Any, *, exact_root: bool,
-                    traced: bool = False) -> SearchResult[Any] | None:
-    """The search result from the compiled tier, or ``None`` if the Python tier should run."""
+def compiled_form(args: argparse.Namespace, game: Any, *,
+                  traced: bool = False) -> CompiledForm[Any, Any] | None:
+    """The game's compiled form if the compiled tier should search, else ``None``.
+
+    Exits with a usage error when ``--tier compiled`` insists and the compiled tier cannot.
+    When a form is returned, the first compilation of its kernel is announced on stderr.
+    """
     tier = getattr(args, "tier", "auto")
     if tier == "python":
         return None
@@ -52,18 +56,28 @@ def compiled_result(args: argparse.Namespace, game: Any, state: Any, *, exact_ro
             fail(f"--tier compiled: {reason}")
         return None
     from ..compiled import set_compile_listener  # noqa: PLC0415 - only when compiling
-    from ..compiled.form import compiled_search  # noqa: PLC0415
-    from ..compiled.startup import without_blas_probe  # noqa: PLC0415
 
     set_compile_listener(lambda message: print(f"gametree: {message}", file=sys.stderr,
                                                flush=True))
-    if args.weak and args.depth is not None:
-        fail("--weak proves the result of the game: it takes no --depth")
+    chosen: CompiledForm[Any, Any] = form
+    return chosen
+
+
+def compiled_result(args: argparse.Namespace, game: Any, state: Any, *, exact_root: bool,
+                    traced: bool = False) -> SearchResult[Any] | None:
+    """The search result from the compiled tier, or ``None`` if the Python tier should run."""
+    form = compiled_form(args, game, traced=traced)
+    if form is None:
+        return None
+    from ..compiled.form import compiled_search  # noqa: PLC0415 - imports numba
+    from ..compiled.startup import without_blas_probe  # noqa: PLC0415
+
     # The built-in kernels never call BLAS: skip numba's SciPy probe (0.3 s of start-up).
     with without_blas_probe():
         return compiled_search(form, state, depth=args.depth, weak=args.weak,
                                by_distance=args.by_distance,
-                               exact_root=args.exact_root or exact_root, seed=args.seed)
+                               exact_root=args.exact_root or exact_root, seed=args.seed,
+                               time=args.time, nodes=args.nodes)
 
 
 def weakened(result: SearchResult[Any]) -> SearchResult[Any]:

@@ -246,7 +246,8 @@ class CompiledEngine:
 
     def search(self, state: Any, *, depth: int | None = None, weak: bool = False,
                by_distance: bool = True, exact_root: bool = False,
-               seed: int | None = None) -> SearchResult[int]:
+               seed: int | None = None, time: float | None = None,
+               nodes: int | None = None) -> SearchResult[int]:
         """Search ``state`` and return its value, best move, root move values and line.
 
         ``depth=None`` solves to the end of the game; a number stops there and uses the
@@ -254,38 +255,167 @@ class CompiledEngine:
         ``exact_root`` gives every root move an exact value (else moves that cannot beat the
         best carry an upper bound). ``seed`` breaks ties between equally good moves at random
         (and implies ``exact_root``); without it the first best move in the kernel's order wins.
+
+        ``time`` (seconds) and ``nodes`` are budgets: iterative deepening, one ply at a time
+        (up to ``depth`` if given), stopped inside the first iteration that would overrun the
+        budget; the answer is that of the deepest completed iteration (depth 1 always
+        completes, so there is always a move). Deepening ends early once an iteration proves
+        a win or loss or meets no heuristic leaf: the position is then solved exactly.
+        A time budget is kept through a node limit worked out from the speed of the
+        iterations so far, so it is approximate. ``stats.extra`` reports ``iterations``,
+        ``depth_reached`` and ``stopped_by_limit``.
         """
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
                                   or depth < 0):
             raise ValueError(f"depth must be a non-negative integer or None, got {depth!r}")
         if depth is not None and depth > _MAX_DEPTH:
             raise ValueError(f"the compiled engine searches at most {_MAX_DEPTH} plies deep")
-        if weak and depth is not None:
-            raise ValueError("weak solving searches to the end of the game: give no depth")
+        budgeted = _check_budgets(time, nodes)
+        if weak and (depth is not None or budgeted):
+            raise ValueError("weak solving searches to the end of the game: give no depth, "
+                             "time or node budget")
         exact_root = exact_root or seed is not None
         self._reset_counters()
         self._ws[_C_BY_DISTANCE] = 1 if by_distance or weak else 0
-        started = time.perf_counter()
-        root = _RootSearch(self, state, depth=depth, weak=weak, exact_root=exact_root)
-        result = root.run(seed)
-        seconds = time.perf_counter() - started
-        stats = self._stats(seconds)
         plain = weak or not by_distance
-        outcome, plies = classify(result.value, by_distance=not plain,
-                                  exhaustive=stats.evaluations == 0)
+        started = _clock()
+        extra: dict[str, float] = {}
+        if budgeted and depth != 0:
+            run = self._deepen_within(state, depth, time, nodes, started, plain=plain,
+                                      exact_root=exact_root, seed=seed)
+            extra = {"iterations": run.iterations, "depth_reached": run.depth,
+                     "stopped_by_limit": int(run.stopped)}
+            assert run.result is not None  # depth 1 always completes
+            result, exhaustive = run.result, run.exhaustive
+            depth = None if run.solved else run.depth
+        else:
+            root = _RootSearch(self, state, depth=depth, weak=weak, exact_root=exact_root)
+            result = root.run(seed)
+            exhaustive = int(self._ws[_C_EVALUATIONS]) == 0
+        stats = self._stats(_clock() - started)
+        stats.extra.update(extra)
+        outcome, plies = classify(result.value, by_distance=not plain, exhaustive=exhaustive)
         return SearchResult(best_move=result.best_move, value=result.value,
                             moves=result.moves, pv=result.pv, stats=stats,
                             algorithm=ALGORITHM, depth=depth, by_distance=not plain,
-                            outcome=outcome, plies=plies,
-                            exhaustive=stats.evaluations == 0)
+                            outcome=outcome, plies=plies, exhaustive=exhaustive)
+
+    def _deepen_within(self, state: Any, depth: int | None, seconds: float | None,
+                       nodes: int | None, started: float, *, plain: bool, exact_root: bool,
+                       seed: int | None) -> _Deepened:
+        """Iterative deepening under the budgets: the result of the deepest completed depth.
+
+        Each iteration is the root's search and then its moves' values and line, all under the
+        node limit; an iteration the limit stops is dropped whole (nothing of it entered the
+        table). An iteration that meets no heuristic leaf is already a solve; once one proves
+        a win or loss, the position is solved exactly, under the same limit: cheap, since the
+        result lies within the depth reached, and the root moves' values then agree with it
+        (at a small depth a root move's own search can miss what the deeper search proved,
+        such as Connect Four's unstoppable double threats).
+        """
+        ws = self._ws
+        deadline = None if seconds is None else started + seconds
+        run = _Deepened()
+        rate = _SLOWEST_RATE
+        for ply in [*range(1, min(_MAX_DEPTH if depth is None else depth, _MAX_DEPTH) + 1),
+                    None]:
+            if ply is None and not run.settled:
+                break
+            if run.iterations:  # depth 1 always runs to its end: the answer needs a move
+                limit = _NO_LIMIT if nodes is None else nodes
+                if deadline is not None:
+                    limit = min(limit, int(ws[_C_NODES]) + int((deadline - _clock()) * rate))
+                if limit <= int(ws[_C_NODES]):
+                    run.stopped = True
+                    break
+                # The search stops when its count passes the limit: at ``limit`` nodes, so.
+                ws[_C_NODE_LIMIT] = limit - 1
+            nodes_before, evaluations_before = int(ws[_C_NODES]), int(ws[_C_EVALUATIONS])
+            iteration_started = _clock()
+            root = _RootSearch(self, state, depth=ply, weak=False, exact_root=exact_root)
+            # The root's value at this depth straight away: the shallower ones are done.
+            value = None if ply is None else self._probe(state, 0, ply, -_INF, _INF)
+            result = root.run(seed, value=value)
+            ws[_C_NODE_LIMIT] = _NO_LIMIT
+            if ws[_C_ABORTED]:
+                ws[_C_ABORTED] = 0
+                run.stopped = True
+                break
+            run.result = result
+            run.exhaustive = int(ws[_C_EVALUATIONS]) == evaluations_before
+            if ply is None:
+                run.solved = True
+                break
+            run.iterations += 1
+            run.depth = ply
+            spent = _clock() - iteration_started
+            if spent >= _MEASURABLE:  # the latest iteration's speed: deeper ones are slower
+                rate = (int(ws[_C_NODES]) - nodes_before) / spent
+            elif _clock() - started >= _MEASURABLE / 5:  # so far, Python's share included
+                rate = max(rate, int(ws[_C_NODES]) / (_clock() - started))
+            if run.exhaustive:  # no line met the depth limit: the values are the game's
+                run.solved = True
+                break
+            if classify(result.value, by_distance=not plain, exhaustive=False)[0] is not None:
+                run.settled = True  # proven: next comes the exact solve (the ``None`` above)
+        return run
 
     # -- the compiled calls the root search makes --------------------------------------------
 
+    # Once a node limit has stopped the search, the rest of the iteration is dropped: the
+    # calls return at once, visiting (and counting) nothing more.
+
     def _probe(self, state: Any, ply: int, depth: int, alpha: int, beta: int) -> int:
+        if self._ws[_C_ABORTED]:
+            return 0
         return int(self._module.probe(state, ply, depth, alpha, beta, self._ws))
 
     def _solve(self, state: Any, ply: int, weak: bool) -> int:
+        if self._ws[_C_ABORTED]:
+            return 0
         return int(self._module.solve(state, ply, weak, self._ws))
+
+
+_clock = time.perf_counter
+
+_SLOWEST_RATE = 200_000.0
+"""Nodes per second assumed until an iteration lasts long enough to be timed: slower than any
+kernel measured (Connect Four searches about 10 million a second, Nim 2 million)."""
+
+_MEASURABLE = 0.005
+"""An iteration this long (seconds) or longer gives the node rate for the time budget."""
+
+
+def _check_budgets(seconds: float | None, nodes: int | None) -> bool:
+    """Whether a budget is given; rejects a time or node budget that is not positive."""
+    if seconds is not None and (isinstance(seconds, bool)
+                                or not isinstance(seconds, (int, float))
+                                or not seconds > 0 or seconds == float("inf")):
+        raise ValueError(f"time must be a positive number of seconds, got {seconds!r}")
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int)
+                              or nodes < 1):
+        raise ValueError(f"nodes must be a positive integer, got {nodes!r}")
+    return seconds is not None or nodes is not None
+
+
+@dataclass
+class _Deepened:
+    """How far a budgeted iterative deepening got."""
+
+    result: _RootResult | None = None
+    """The result of the deepest completed iteration (or of the exact solve)."""
+
+    depth: int = 0
+    iterations: int = 0
+    stopped: bool = False
+    settled: bool = False
+    """The last iteration met no heuristic leaf, or proved a win or loss."""
+
+    exhaustive: bool = False
+    """No heuristic leaf entered :attr:`result`."""
+
+    solved: bool = False
+    """:attr:`result` is that of a search to the end of the game."""
 
 
 def _read_cycles(module: Any) -> int:
@@ -321,10 +451,12 @@ class _RootSearch:
         """+1 if the player to move in ``child`` is the one of ``state``, else -1."""
         return 1 if self.engine.to_move(child) == self.engine.to_move(state) else -1
 
-    def run(self, seed: int | None) -> _RootResult:
+    def run(self, seed: int | None, *, value: int | None = None) -> _RootResult:
+        """The root's result; ``value``: the root's value at ``depth``, if already searched."""
         engine = self.engine
         root = self.root
-        value = engine._solve(root, 0, self.weak) if self.depth is None else self._deepen()
+        if value is None:
+            value = engine._solve(root, 0, self.weak) if self.depth is None else self._deepen()
         moves = engine.moves(root) if self.depth != 0 else []
         if not moves:  # finished, or a depth of 0: the root is a leaf
             return _RootResult(value, None, (), ())

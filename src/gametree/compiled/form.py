@@ -60,13 +60,18 @@ def engine_for(kernel: Kernel, *, table_bits: int = DEFAULT_TABLE_BITS) -> Compi
 
 def compiled_search(form: CompiledForm[S, M], state: S, *, depth: int | None = None,
                     weak: bool = False, by_distance: bool = True, exact_root: bool = False,
-                    seed: int | None = None,
+                    seed: int | None = None, time: float | None = None,
+                    nodes: int | None = None,
                     table_bits: int = DEFAULT_TABLE_BITS) -> SearchResult[M]:
-    """Search the Python ``state`` with the compiled engine; moves come back as Python moves."""
+    """Search the Python ``state`` with the compiled engine; moves come back as Python moves.
+
+    The options are those of :meth:`CompiledEngine.search`; the engine (and its table) is
+    the one :func:`engine_for` keeps for the kernel.
+    """
     engine = engine_for(form.kernel, table_bits=table_bits)
     kernel_state = form.encode(state)
     result = engine.search(kernel_state, depth=depth, weak=weak, by_distance=by_distance,
-                           exact_root=exact_root, seed=seed)
+                           exact_root=exact_root, seed=seed, time=time, nodes=nodes)
     return translate(result, form, state)
 
 

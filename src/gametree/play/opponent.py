@@ -12,7 +12,7 @@ import math
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ..algorithms import ALGORITHMS, search
 from ..engine import Engine
@@ -20,6 +20,9 @@ from ..game import Game
 from ..result import SearchResult
 from ..trace import Tracer
 from .deepening import DepthCutWatch, StopReason, deepen
+
+if TYPE_CHECKING:
+    from ..compiled.form import CompiledForm
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
@@ -97,6 +100,9 @@ class SearchOpponent:
     * neither: a search to the end of the game (perfect play; slow on big games).
 
     ``seed`` breaks ties between equally good moves at random, so that games vary.
+    ``compiled``: the game's compiled form (:mod:`gametree.compiled`); the engine then
+    searches it with the compiled engine, under the same depth and time limits (it keeps its
+    own clock) — many times deeper in the same time.
     """
 
     def __init__(
@@ -107,6 +113,7 @@ class SearchOpponent:
         algorithm: str = DEFAULT_ALGORITHM,
         seed: int | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        compiled: CompiledForm[Any, Any] | None = None,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r}; "
@@ -121,6 +128,9 @@ class SearchOpponent:
         self.seed = seed
         self._clock = clock
         self._engine: Engine[Any, Any] | None = None
+        if compiled is not None and algorithm != ENGINE:
+            raise ValueError(f"a compiled form is searched by the engine, not by {algorithm}")
+        self.compiled = compiled
 
     def describe(self) -> str:
         """The algorithm and its limits, e.g. ``alphabeta, up to 2 s per move``."""
@@ -132,7 +142,8 @@ class SearchOpponent:
             limit = f"{self.depth} plies deep"
         else:
             limit = "searching to the end of the game"
-        return f"{self.algorithm}, {limit}"
+        name = "compiled engine" if self.compiled is not None else self.algorithm
+        return f"{name}, {limit}"
 
     def choose(self, game: Game[S, M], state: S) -> Decision[M]:
         """The move the search prefers in ``state``."""
@@ -157,9 +168,12 @@ class SearchOpponent:
         Such a search gets the budget directly and no tracer (a tracer would put it on its
         slower, traced path); the iterative deepening here is only for the reference searches.
         """
-        return "time" in ALGORITHMS[self.algorithm].options
+        return self.compiled is not None or "time" in ALGORITHMS[self.algorithm].options
 
     def _decide(self, game: Game[S, M], state: S, *, exact: bool) -> Decision[M]:
+        if self.compiled is not None:
+            return self._decide_compiled(self.compiled, state, exact=exact)
+
         def run(depth: int | None, tracer: Tracer[S, M]) -> SearchResult[M]:
             return search(game, state, algorithm=self.algorithm, depth=depth, seed=self.seed,
                           tracer=tracer, **self._options(exact))
@@ -195,6 +209,20 @@ class SearchOpponent:
                           clock=self._clock)
         return Decision(deepened.result, deepened.depth, deepened.complete, deepened.nodes,
                         deepened.seconds, deepened.stopped)
+
+    def _decide_compiled(self, form: CompiledForm[S, M], state: S, *,
+                         exact: bool) -> Decision[M]:
+        from ..compiled.form import compiled_search  # noqa: PLC0415 - imports numba
+        from ..compiled.startup import without_blas_probe  # noqa: PLC0415
+
+        started = self._clock()
+        # The built-in kernels never call BLAS: skip numba's SciPy probe (0.3 s of start-up).
+        with without_blas_probe():
+            result = compiled_search(form, state, depth=self.depth, time=self.time_per_move,
+                                     exact_root=exact, seed=self.seed)
+        complete = result.depth is None or result.outcome is not None or result.exhaustive
+        return Decision(result, result.depth, complete, result.stats.nodes,
+                        self._clock() - started)
 
     def _engine_for(self, game: Game[S, M]) -> Engine[S, M]:
         """The engine kept for ``game`` (a new one when the game changes)."""

@@ -1,0 +1,139 @@
+"""The compiled engine under time and node budgets, from Python, the CLI and the terminal player.
+
+Node budgets are deterministic, so they are checked exactly; time budgets only for what a
+loaded machine cannot change (a legal move, a proven result where one is in reach).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from gametree.compiled.form import compiled_search, engine_for
+from gametree.games.connect4 import ConnectFour, split_moves
+from gametree.games.connect4_kernel import compiled_form as connect4_form
+from gametree.games.tictactoe import MNKGame
+from gametree.games.tictactoe_kernel import compiled_form as tictactoe_form
+from gametree.registry import play_moves
+from gametree.result import SearchResult
+
+
+def fresh_engine_search(moves: str, **options: Any) -> SearchResult[Any]:
+    game = ConnectFour()
+    form = connect4_form(game)
+    engine_for(form.kernel).new_search()
+    state = play_moves(game, split_moves(moves)) if moves else game.initial_state()
+    return compiled_search(form, state, **options)
+
+
+@pytest.mark.parametrize("budget", [2_000, 30_000, 200_000])
+def test_a_node_budget_answers_with_the_deepest_completed_depth(budget: int) -> None:
+    game = ConnectFour()
+    form = connect4_form(game)
+    engine = engine_for(form.kernel)
+    state = play_moves(game, split_moves("4453"))
+    engine.new_search()
+    budgeted = compiled_search(form, state, nodes=budget)
+    reached = budgeted.stats.extra["depth_reached"]
+    assert budgeted.stats.extra["stopped_by_limit"] == 1
+    assert budgeted.depth == reached and reached >= 1
+    assert budgeted.stats.extra["iterations"] == reached
+    assert budgeted.best_move in game.moves(state)
+    # The same value as a search straight to that depth: the unfinished iteration left
+    # nothing behind, and the table's entries from shallower iterations change no value.
+    engine.new_search()
+    plain = compiled_search(form, state, depth=int(reached))
+    assert budgeted.value == plain.value
+    # A larger budget never reaches less deep.
+    engine.new_search()
+    larger = compiled_search(form, state, nodes=budget * 4)
+    assert larger.stats.extra["depth_reached"] >= reached
+
+
+def test_a_budget_with_a_depth_cap_stops_at_the_cap() -> None:
+    result = fresh_engine_search("", nodes=10_000_000, depth=5)
+    assert result.depth == 5
+    assert result.stats.extra["stopped_by_limit"] == 0
+
+
+@pytest.mark.parametrize("moves, plies", [("4455", 3), ("44455554221", 2)])
+def test_a_result_in_reach_is_solved_exactly_within_a_budget(moves: str, plies: int) -> None:
+    result = fresh_engine_search(moves, time=30.0)
+    assert result.depth is None and result.exhaustive
+    assert result.plies == plies
+    assert result.outcome == ("win" if plies % 2 else "loss")
+
+
+def test_tic_tac_toe_within_a_budget_is_the_solved_game() -> None:
+    game = MNKGame()
+    result = compiled_search(tictactoe_form(game), game.initial_state(), time=30.0,
+                             exact_root=True)
+    assert result.outcome == "draw" and result.depth is None
+    assert {entry.value for entry in result.moves} == {0}
+
+
+def test_a_time_budget_returns_a_legal_move_in_time() -> None:
+    game = ConnectFour()
+    form = connect4_form(game)
+    engine_for(form.kernel)  # loaded (or compiled) outside the clock
+    started = time.perf_counter()
+    result = compiled_search(form, game.initial_state(), time=0.2)
+    assert time.perf_counter() - started < 1.0  # generous, on a loaded machine
+    assert result.best_move in game.moves(game.initial_state())
+    assert result.stats.extra["iterations"] >= 1
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"time": 0.0}, "time must be a positive number of seconds"),
+    ({"time": float("nan")}, "time must be a positive number of seconds"),
+    ({"nodes": 0}, "nodes must be a positive integer"),
+    ({"nodes": 2.5}, "nodes must be a positive integer"),
+    ({"time": 1.0, "weak": True}, "weak solving searches to the end of the game"),
+])
+def test_bad_budgets_are_refused(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        fresh_engine_search("", **options)
+
+
+def gametree(*args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gametree", *args], input=typed,
+                          capture_output=True, text=True, timeout=600, check=False)
+
+
+def test_cli_time_budget_runs_on_the_compiled_tier() -> None:
+    done = gametree("solve", "connect4", "--moves", "4455", "--time", "5", "--json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert (document["algorithm"], document["score"], document["plies"]) == ("compiled", 18, 3)
+    opening = gametree("solve", "connect4", "--time", "0.2", "--json")
+    assert opening.returncode == 0, opening.stderr
+    document = json.loads(opening.stdout)
+    assert document["algorithm"] == "compiled" and document["best_move"] in "1234567"
+
+
+def test_cli_weak_with_a_budget_is_a_usage_error() -> None:
+    done = gametree("solve", "connect4", "--weak", "--time", "1")
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("gametree: error: --weak proves the result of the game: "
+                                   "it takes no --depth, --time or --nodes")
+
+
+def test_play_uses_the_compiled_engine_when_the_game_has_one() -> None:
+    done = gametree("play", "connect4", "--depth", "6", "--first", "engine", typed="quit\n")
+    assert done.returncode == 0, done.stderr
+    assert "(compiled engine, 6 plies deep)" in done.stdout
+    assert "Engine (X) plays 4." in done.stdout
+    python = gametree("play", "connect4", "--depth", "6", "--tier", "python", typed="quit\n")
+    assert "(engine, 6 plies deep)" in python.stdout
+
+
+def test_play_refuses_a_compiled_tier_it_cannot_use() -> None:
+    done = gametree("play", "connect4", "--algorithm", "alphabeta", "--tier", "compiled",
+                    typed="quit\n")
+    assert done.returncode == 2
+    assert "--tier compiled: --algorithm alphabeta names a Python-tier algorithm" in done.stderr
