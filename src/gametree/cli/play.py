@@ -122,6 +122,7 @@ def run_play(args: argparse.Namespace) -> int:
         style=Style(wants_color(args.color, sys.stdout)), notation=get(args.game).notation,
         show_thinking=stdout_tty, delay=delay,
     )
+    opponent.prepare()
     return session.run()
 
 

@@ -210,6 +210,17 @@ class SearchOpponent:
         return Decision(deepened.result, deepened.depth, deepened.complete, deepened.nodes,
                         deepened.seconds, deepened.stopped)
 
+    def prepare(self) -> None:
+        """Load (or, the first time, compile) the compiled engine now, so that the wait
+        comes before the game rather than inside the first move's thinking time."""
+        if self.compiled is None:
+            return
+        from ..compiled.form import engine_for  # noqa: PLC0415 - imports numba
+        from ..compiled.startup import without_blas_probe  # noqa: PLC0415
+
+        with without_blas_probe():
+            engine_for(self.compiled.kernel)
+
     def _decide_compiled(self, form: CompiledForm[S, M], state: S, *,
                          exact: bool) -> Decision[M]:
         from ..compiled.form import compiled_search  # noqa: PLC0415 - imports numba
