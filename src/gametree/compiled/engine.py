@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.limits import Limits
 from ..result import Bound, MoveValue, SearchResult, SearchStats
 from ..values import classify
 from . import build
@@ -265,12 +266,10 @@ class CompiledEngine:
         iterations so far, so it is approximate. ``stats.extra`` reports ``iterations``,
         ``depth_reached`` and ``stopped_by_limit``.
         """
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
-                                  or depth < 0):
-            raise ValueError(f"depth must be a non-negative integer or None, got {depth!r}")
+        Limits(depth, nodes, time)  # the Python tier's checks of the same three limits
         if depth is not None and depth > _MAX_DEPTH:
             raise ValueError(f"the compiled engine searches at most {_MAX_DEPTH} plies deep")
-        budgeted = _check_budgets(time, nodes)
+        budgeted = time is not None or nodes is not None
         if weak and (depth is not None or budgeted):
             raise ValueError("weak solving searches to the end of the game: give no depth, "
                              "time or node budget")
@@ -384,18 +383,6 @@ kernel measured (Connect Four searches about 10 million a second, Nim 2 million)
 
 _MEASURABLE = 0.005
 """An iteration this long (seconds) or longer gives the node rate for the time budget."""
-
-
-def _check_budgets(seconds: float | None, nodes: int | None) -> bool:
-    """Whether a budget is given; rejects a time or node budget that is not positive."""
-    if seconds is not None and (isinstance(seconds, bool)
-                                or not isinstance(seconds, (int, float))
-                                or not seconds > 0 or seconds == float("inf")):
-        raise ValueError(f"time must be a positive number of seconds, got {seconds!r}")
-    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int)
-                              or nodes < 1):
-        raise ValueError(f"nodes must be a positive integer, got {nodes!r}")
-    return seconds is not None or nodes is not None
 
 
 @dataclass
