@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from ..algorithms import ALGORITHMS
+from ..compiled.startup import without_blas_probe
 from ..play.opponent import DEFAULT_ALGORITHM
 from ..registry import get
 from .parser import (
@@ -122,7 +123,10 @@ def run_play(args: argparse.Namespace) -> int:
         style=Style(wants_color(args.color, sys.stdout)), notation=get(args.game).notation,
         show_thinking=stdout_tty, delay=delay,
     )
-    opponent.prepare()
+    # numba initialises here, for the whole game; the built-in kernels never call BLAS, so
+    # its SciPy probe (0.3 s of start-up) is skipped.
+    with without_blas_probe():
+        opponent.prepare()
     return session.run()
 
 

@@ -171,16 +171,19 @@ class SearchOpponent:
         return self.compiled is not None or "time" in ALGORITHMS[self.algorithm].options
 
     def _decide(self, game: Game[S, M], state: S, *, exact: bool) -> Decision[M]:
-        if self.compiled is not None:
-            return self._decide_compiled(self.compiled, state, exact=exact)
-
         def run(depth: int | None, tracer: Tracer[S, M]) -> SearchResult[M]:
             return search(game, state, algorithm=self.algorithm, depth=depth, seed=self.seed,
                           tracer=tracer, **self._options(exact))
 
         if self.timed_by_search:
             started = self._clock()
-            if self.algorithm == ENGINE:
+            if self.compiled is not None:
+                from ..compiled.form import compiled_search  # noqa: PLC0415 - imports numba
+
+                result = compiled_search(self.compiled, state, depth=self.depth,
+                                         time=self.time_per_move, exact_root=exact,
+                                         seed=self.seed)
+            elif self.algorithm == ENGINE:
                 # One engine for the whole game, so that its transposition table, killer
                 # moves and history carry over from move to move.
                 result = self._engine_for(game).search(
@@ -216,24 +219,8 @@ class SearchOpponent:
         if self.compiled is None:
             return
         from ..compiled.form import engine_for  # noqa: PLC0415 - imports numba
-        from ..compiled.startup import without_blas_probe  # noqa: PLC0415
 
-        with without_blas_probe():
-            engine_for(self.compiled.kernel)
-
-    def _decide_compiled(self, form: CompiledForm[S, M], state: S, *,
-                         exact: bool) -> Decision[M]:
-        from ..compiled.form import compiled_search  # noqa: PLC0415 - imports numba
-        from ..compiled.startup import without_blas_probe  # noqa: PLC0415
-
-        started = self._clock()
-        # The built-in kernels never call BLAS: skip numba's SciPy probe (0.3 s of start-up).
-        with without_blas_probe():
-            result = compiled_search(form, state, depth=self.depth, time=self.time_per_move,
-                                     exact_root=exact, seed=self.seed)
-        complete = result.depth is None or result.outcome is not None or result.exhaustive
-        return Decision(result, result.depth, complete, result.stats.nodes,
-                        self._clock() - started)
+        engine_for(self.compiled.kernel)
 
     def _engine_for(self, game: Game[S, M]) -> Engine[S, M]:
         """The engine kept for ``game`` (a new one when the game changes)."""
