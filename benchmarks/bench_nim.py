@@ -27,11 +27,10 @@ from harness import (
     check_moves,
     chosen_algorithm,
     chosen_peers,
-    measure_compiled,
-    measure_gametree,
     measure_peer,
     parser,
     run_main,
+    solved_reference,
 )
 from measure import Answer
 
@@ -73,14 +72,8 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
         game = registry.make("nim", rows=rows, misere=True)
     except registry.OptionError as error:
         raise BenchmarkError(str(error)) from None
-    if options.tier == "compiled":
-        reference = Row("gametree (compiled tier)", measure_compiled(
-            game, answer_of=answer_of, repeat=options.repeat, budget=options.budget))
-    else:
-        reference = Row(f"gametree ({algorithm})", measure_gametree(
-            game, algorithm=algorithm, depth=None, answer_of=answer_of,
-            repeat=options.repeat, budget=options.budget,
-            make_game=lambda: registry.make("nim", rows=rows, misere=True)))
+    reference = solved_reference(options, algorithm,
+                                 lambda: registry.make("nim", rows=rows, misere=True), answer_of)
     piles = ["--piles", ",".join(str(row) for row in rows)]
     others = [Row(PEERS[peer], measure_peer(TASK, peer, repeat=options.repeat,
                                             budget=options.budget, arguments=piles))

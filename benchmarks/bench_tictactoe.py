@@ -24,11 +24,10 @@ from harness import (
     check_moves,
     chosen_algorithm,
     chosen_peers,
-    measure_compiled,
-    measure_gametree,
     measure_peer,
     parser,
     run_main,
+    solved_reference,
 )
 from measure import Answer
 
@@ -52,14 +51,8 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
     algorithm = chosen_algorithm(options.algorithm)
     peers = chosen_peers(options.peers, list(PEERS))
     game = registry.make("tictactoe")
-    if options.tier == "compiled":
-        reference = Row("gametree (compiled tier)", measure_compiled(
-            game, answer_of=answer_of, repeat=options.repeat, budget=options.budget))
-    else:
-        reference = Row(f"gametree ({algorithm})", measure_gametree(
-            game, algorithm=algorithm, depth=None, answer_of=answer_of,
-            repeat=options.repeat, budget=options.budget,
-            make_game=lambda: registry.make("tictactoe")))
+    reference = solved_reference(options, algorithm, lambda: registry.make("tictactoe"),
+                                 answer_of)
     others = [Row(PEERS[peer], measure_peer(TASK, peer, repeat=options.repeat,
                                             budget=options.budget))
               for peer in peers]

@@ -198,6 +198,22 @@ def measure_compiled(
     return measure(counted, prepare, repeat=repeat, budget=budget)
 
 
+def solved_reference(
+    options: argparse.Namespace,
+    algorithm: str,
+    make_game: Callable[[], Game[Any, Any]],
+    answer_of: Callable[[SearchResult[Any]], Answer],
+) -> Row:
+    """gametree's row for a game solved from its initial state, on the tier ``--tier`` names:
+    the Python tier's ``algorithm`` (a fresh game per run), or the game's compiled form."""
+    if options.tier == "compiled":
+        return Row("gametree (compiled tier)", measure_compiled(
+            make_game(), answer_of=answer_of, repeat=options.repeat, budget=options.budget))
+    return Row(f"gametree ({algorithm})", measure_gametree(
+        make_game(), algorithm=algorithm, depth=None, answer_of=answer_of,
+        repeat=options.repeat, budget=options.budget, make_game=make_game))
+
+
 def measure_peer(task: str, peer: str, *, repeat: int, budget: float,
                  arguments: Sequence[str] = ()) -> Measurement:
     """Measure ``peer`` on ``task`` in a worker process of the peer environment."""
