@@ -9,20 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from gametree.cli import main
+from .cli_support import run
 
 SEED_003 = ["--leaves", "3 5 2 9 12 5 23 23"]
 SEED_004 = ["--leaves", "10 11 12 9 14 15 13 14 5 2 4 1 3 22 20 21",
             "--labels", "current A B C D E F G H I J K L M N"]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as exit_:
-        status = int(exit_.code or 0)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 @pytest.mark.parametrize("algorithm", ["minimax", "alphabeta", "negamax", "engine"])

@@ -12,12 +12,8 @@ import pytest
 
 from gametree.registry import games
 
+from .cli_support import gametree
 from .pons import pons_file
-
-
-def gametree(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gametree", *args], capture_output=True,
-                          text=True, check=False, timeout=300)
 
 
 def json_of(*args: str) -> Any:

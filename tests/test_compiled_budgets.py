@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 from typing import Any
 
@@ -21,6 +20,8 @@ from gametree.games.tictactoe import MNKGame
 from gametree.games.tictactoe_kernel import compiled_form as tictactoe_form
 from gametree.registry import play_moves
 from gametree.result import SearchResult
+
+from .cli_support import gametree as run_gametree
 
 
 def fresh_engine_search(moves: str, **options: Any) -> SearchResult[Any]:
@@ -101,8 +102,7 @@ def test_bad_budgets_are_refused(options: dict[str, Any], message: str) -> None:
 
 
 def gametree(*args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gametree", *args], input=typed,
-                          capture_output=True, text=True, timeout=600, check=False)
+    return run_gametree(*args, typed=typed, timeout=600)
 
 
 def test_cli_time_budget_runs_on_the_compiled_tier() -> None:

@@ -8,18 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gametree.cli import main
-
+from .cli_support import run
 from .pons import pons_file
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as exit_:
-        status = int(exit_.code or 0)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 @pytest.mark.parametrize("moves, score, outcome, plies", [("4455", 18, "win", 3),

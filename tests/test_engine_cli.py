@@ -9,20 +9,12 @@ import sys
 import pytest
 
 from gametree.algorithms import search
-from gametree.cli import main
 from gametree.games.tictactoe import MNKGame
+
+from .cli_support import run
 
 SEED_004 = ["--leaves", "10 11 12 9 14 15 13 14 5 2 4 1 3 22 20 21",
             "--labels", "current A B C D E F G H I J K L M N"]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as exit_:
-        status = int(exit_.code or 0)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def test_the_engine_is_the_default(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,15 +11,15 @@ import time
 
 import pytest
 
+from .cli_support import gametree
+
 TREE = ["tree", "--leaves", "win loss draw win loss loss draw draw"]
 """A MAX (B: D = win/loss, E = draw/win; C: F = loss/loss, G = draw/draw)."""
 
 
 def gametree_play(*args: str, typed: str = "", env: dict[str, str] | None = None,
                   ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gametree", "play", *args], input=typed,
-                          capture_output=True, text=True, timeout=120, check=False,
-                          env=env)
+    return gametree("play", *args, typed=typed, env=env, timeout=120)
 
 
 def test_a_full_game_won_by_the_engine() -> None:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
 
 from gametree.registry import games
 
+from .cli_support import gametree
+
 
 def gametree_play(*args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gametree", "play", *args], input=typed,
-                          capture_output=True, text=True, timeout=300, check=False)
+    return gametree("play", *args, typed=typed)
 
 
 def test_seed_004_sticks_session() -> None:

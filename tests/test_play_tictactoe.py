@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from typing import Any
 
 from gametree.play import SearchOpponent
 from gametree.registry import get, make
 
+from .cli_support import gametree
+
 
 def gametree_play(*args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gametree", "play", "tictactoe", *args],
-                          input=typed, capture_output=True, text=True, timeout=300,
-                          check=False)
+    return gametree("play", "tictactoe", *args, typed=typed)
 
 
 def perfect_game_moves() -> tuple[list[str], Any]:
