@@ -66,6 +66,8 @@ def test_a_budget_with_a_depth_cap_stops_at_the_cap() -> None:
 def test_a_result_in_reach_is_solved_exactly_within_a_budget(moves: str, plies: int) -> None:
     result = fresh_engine_search(moves, time=30.0)
     assert result.depth is None and result.exhaustive
+    # Depth 1 proves it (a double threat, a forced loss): the exact solve follows at once.
+    assert result.stats.extra["iterations"] == 1
     assert result.plies == plies
     assert result.outcome == ("win" if plies % 2 else "loss")
 

@@ -316,10 +316,9 @@ class CompiledEngine:
         deadline = None if seconds is None else started + seconds
         run = _Deepened()
         rate = _SLOWEST_RATE
-        for ply in [*range(1, min(_MAX_DEPTH if depth is None else depth, _MAX_DEPTH) + 1),
-                    None]:
-            if ply is None and not run.settled:
-                break
+        last = min(_MAX_DEPTH if depth is None else depth, _MAX_DEPTH)
+        ply: int | None = 1  # None: the exact solve that follows a proven result
+        while True:
             if run.iterations:  # depth 1 always runs to its end: the answer needs a move
                 limit = _NO_LIMIT if nodes is None else nodes
                 if deadline is not None:
@@ -345,18 +344,22 @@ class CompiledEngine:
             if ply is None:
                 run.solved = True
                 break
-            run.iterations += 1
-            run.depth = ply
+            run.iterations, run.depth = run.iterations + 1, ply
+            if run.exhaustive:  # no line met the depth limit: the values are the game's
+                run.solved = True
+                break
             spent = _clock() - iteration_started
             if spent >= _MEASURABLE:  # the latest iteration's speed: deeper ones are slower
                 rate = (int(ws[_C_NODES]) - nodes_before) / spent
             elif _clock() - started >= _MEASURABLE / 5:  # so far, Python's share included
                 rate = max(rate, int(ws[_C_NODES]) / (_clock() - started))
-            if run.exhaustive:  # no line met the depth limit: the values are the game's
-                run.solved = True
+            # The root's own value, not the root moves' (at a small depth they can fall short)
+            if classify(value or 0, by_distance=not plain, exhaustive=False)[0] is not None:
+                ply = None  # proven: solve exactly next
+            elif ply == last:
                 break
-            if classify(result.value, by_distance=not plain, exhaustive=False)[0] is not None:
-                run.settled = True  # proven: next comes the exact solve (the ``None`` above)
+            else:
+                ply += 1
         return run
 
     # -- the compiled calls the root search makes --------------------------------------------
@@ -395,9 +398,6 @@ class _Deepened:
     depth: int = 0
     iterations: int = 0
     stopped: bool = False
-    settled: bool = False
-    """The last iteration met no heuristic leaf, or proved a win or loss."""
-
     exhaustive: bool = False
     """No heuristic leaf entered :attr:`result`."""
 
