@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from ..trace import Tracer, format_log
 from .parser import CliParser, add_game_commands, add_search_options, fail, game_options
 from .position import game_and_position
 from .report import position_text, result_text
-from .tiers import compiled_result, weakened
+from .tiers import compiled_form, search_compiled, weakened
 
 _ALGORITHM_FLAGS = {"fail_soft": "--fail-hard", "exact_root": "--exact", "time": "--time",
                    "nodes": "--nodes"}
@@ -43,26 +44,33 @@ def _algorithm_options(args: argparse.Namespace, *, exact_root: bool) -> dict[st
     return chosen
 
 
-def _search(args: argparse.Namespace, game: Game[Any, Any], state: Any, *, exact_root: bool,
-            tracer: Tracer[Any, Any] | None = None) -> SearchResult[Any]:
+def _searcher(args: argparse.Namespace, game: Game[Any, Any], *, exact_root: bool,
+              tracer: Tracer[Any, Any] | None = None) -> Callable[[Any], SearchResult[Any]]:
+    """How this command searches positions of ``game``: the options checked and the tier
+    chosen once, however many positions follow (a moves file has a thousand)."""
     traced = tracer is not None and tracer.enabled
     if args.weak and (args.depth is not None or args.time is not None
                       or args.nodes is not None):
         fail("--weak proves the result of the game: it takes no --depth, --time or --nodes")
-    compiled = compiled_result(args, game, state, exact_root=exact_root, traced=traced)
-    if compiled is not None:
-        return compiled
-    result = search(game, state, algorithm=args.algorithm, depth=args.depth,
-                    by_distance=args.by_distance, seed=args.seed, tracer=tracer,
-                    **_algorithm_options(args, exact_root=exact_root))
-    return weakened(result) if args.weak else result
+    form = compiled_form(args, game, traced=traced)
+    if form is not None:
+        return lambda state: search_compiled(args, form, state, exact_root=exact_root)
+    options = _algorithm_options(args, exact_root=exact_root)
+
+    def on_python_tier(state: Any) -> SearchResult[Any]:
+        result = search(game, state, algorithm=args.algorithm, depth=args.depth,
+                        by_distance=args.by_distance, seed=args.seed, tracer=tracer,
+                        **options)
+        return weakened(result) if args.weak else result
+
+    return on_python_tier
 
 
 def _run_search(args: argparse.Namespace, *, exact_root: bool,
                 traced: bool = False) -> tuple[Any, Any, SearchResult[Any], Tracer[Any, Any]]:
     game, state = game_and_position(args)
     tracer: Tracer[Any, Any] = Tracer(game) if traced else Tracer.off()
-    result = _search(args, game, state, exact_root=exact_root, tracer=tracer)
+    result = _searcher(args, game, exact_root=exact_root, tracer=tracer)(state)
     return game, state, result, tracer
 
 
@@ -122,8 +130,10 @@ def _run_moves_file(args: argparse.Namespace, *, exact_root: bool) -> int:
         fail("give either --moves or --moves-file, not both")
     spec = get(args.game)
     game = spec.make(**game_options(args))
-    for number, moves, state, expected in _read_moves_file(spec, game, args.moves_file):
-        result = _search(args, game, state, exact_root=exact_root)
+    positions = _read_moves_file(spec, game, args.moves_file)
+    searched = _searcher(args, game, exact_root=exact_root)
+    for number, moves, state, expected in positions:
+        result = searched(state)
         document: dict[str, Any] = {"line": number, "position": moves}
         document.update(spec.result_json(game, state, result))
         if expected:

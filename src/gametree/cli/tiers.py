@@ -63,12 +63,9 @@ def compiled_form(args: argparse.Namespace, game: Any, *,
     return chosen
 
 
-def compiled_result(args: argparse.Namespace, game: Any, state: Any, *, exact_root: bool,
-                    traced: bool = False) -> SearchResult[Any] | None:
-    """The search result from the compiled tier, or ``None`` if the Python tier should run."""
-    form = compiled_form(args, game, traced=traced)
-    if form is None:
-        return None
+def search_compiled(args: argparse.Namespace, form: CompiledForm[Any, Any], state: Any, *,
+                    exact_root: bool) -> SearchResult[Any]:
+    """Search ``state`` on the compiled tier with the command's options."""
     from ..compiled.form import compiled_search  # noqa: PLC0415 - imports numba
     from ..compiled.startup import without_blas_probe  # noqa: PLC0415
 
