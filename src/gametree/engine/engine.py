@@ -22,7 +22,7 @@ import random
 import sys
 import time as clock
 from collections.abc import Generator, Hashable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from ..game import Game
@@ -42,7 +42,7 @@ from .line import principal_variation
 from .ordering import MoveOrder
 from .report import Iteration, StopReason
 from .root import RootSearch
-from .search import Searcher, SearchStopped, estimate_of, key_function
+from .search import Searcher, SearchStopped, estimate_of
 from .table import (
     COMPLETE,
     EXACT,
@@ -389,13 +389,15 @@ class Engine(Generic[S, M]):
                 moves: tuple[MoveValue[M], ...], *, bound: Bound = "exact",
                 finished: bool = True) -> Iteration[M]:
         counters = run.searcher.counters()
-        table = self.table
         return Iteration(
             depth=depth, value=value, best_move=best_move, pv=(), moves=moves,
             nodes=counters["nodes"], seconds=clock.perf_counter() - run.started,
-            table_entries=0 if table is None else len(table), table_hits=counters["hits"],
+            table_entries=self._table_entries(), table_hits=counters["hits"],
             bound=bound, finished=finished,
         )
+
+    def _table_entries(self) -> int:
+        return 0 if self.table is None else len(self.table)
 
     def _finish_report(self, run: _Run[S, M], report: Iteration[M],
                        complete: bool) -> Iteration[M]:
@@ -414,7 +416,7 @@ class Engine(Generic[S, M]):
             depth=depth, value=report.value, best_move=report.best_move, pv=pv,
             moves=report.moves, nodes=counters["nodes"],
             seconds=clock.perf_counter() - run.started,
-            table_entries=0 if self.table is None else len(self.table),
+            table_entries=self._table_entries(),
             table_hits=report.table_hits, complete=complete, outcome=outcome, plies=plies,
         )
 
@@ -428,11 +430,7 @@ class Engine(Generic[S, M]):
         moves = tuple(entry if entry.move != move else MoveValue(move, value, bound)
                       for entry in run.last.moves)
         report = self._report(run, depth, value, move, moves, bound="lower", finished=False)
-        return Iteration(
-            depth=depth, value=value, best_move=move, pv=(move,), moves=moves,
-            nodes=report.nodes, seconds=report.seconds, table_entries=report.table_entries,
-            table_hits=report.table_hits, bound="lower", finished=False,
-        )
+        return replace(report, pv=(move,))
 
     def _leaf_report(self, run: _Run[S, M], utility: Value | None) -> Iteration[M]:
         """The report for a root that is finished, has no moves, or is searched to depth 0."""
@@ -452,7 +450,7 @@ class Engine(Generic[S, M]):
         report: Iteration[M] = Iteration(
             depth=0, value=value, best_move=None, pv=(), moves=(), nodes=counters()["nodes"],
             seconds=clock.perf_counter() - run.started,
-            table_entries=0 if self.table is None else len(self.table),
+            table_entries=self._table_entries(),
             table_hits=0, complete=utility is not None, outcome=outcome, plies=plies,
         )
         run.last = report
@@ -472,9 +470,8 @@ class Engine(Generic[S, M]):
         if self.table is None:
             return
         flags = EXACT if run.exhaustive else EXACT | HEURISTIC
-        key = run.root if key_function(self.game) is None else self.game.key(run.root)
-        self.table.store(key, COMPLETE if complete else report.depth, flags, report.value,
-                         report.best_move)
+        self.table.store(self.game.key(run.root), COMPLETE if complete else report.depth,
+                         flags, report.value, report.best_move)
 
     def _result(self, run: _Run[S, M]) -> SearchResult[M]:
         """The :class:`SearchResult` of a finished run."""

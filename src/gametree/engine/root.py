@@ -19,14 +19,15 @@ While a driver runs, :attr:`RootSearch.better` holds a move proven better than t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from math import inf, nextafter
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from ..game import Game
 from ..result import Bound
 from ..trace import Tracer
 from ..values import Value
+from .search import Negamax
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
@@ -34,8 +35,6 @@ M = TypeVar("M", bound=Hashable)
 MTDF_STEPS = 24
 """MTD(f) gives up after this many null-window searches (values with many distinct levels,
 such as fine-grained floats, can make it creep) and finishes with one full-window search."""
-
-Negamax = Callable[[Any, int, int, int, Value, Value], Value]
 
 
 class RootSearch(Generic[S, M]):
