@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from .game import Game
-from .values import Value, format_bound, format_value
+from .values import Value, for_player, format_bound, format_value
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -23,6 +23,12 @@ EventKind = Literal["enter", "try", "scored", "alpha", "beta", "prune", "leaf", 
                     "iteration"]
 Role = Literal["MAX", "MIN"]
 LeafKind = Literal["win", "loss", "draw", "heuristic"]
+
+
+def leaf_kind(utility: Value, root_player: int) -> LeafKind:
+    """How a finished game ends for the root's player: ``win``, ``loss`` or ``draw``."""
+    result = for_player(utility, root_player)
+    return "win" if result > 0 else "loss" if result < 0 else "draw"
 
 
 @dataclass(frozen=True)
@@ -219,8 +225,8 @@ def format_event(event: TraceEvent, *, by_distance: bool = True) -> str | None:
     def window() -> str:
         if event.alpha is None or event.beta is None:
             return ""
-        return f" ( A = {_bound_text(event.alpha, by_distance)} : B = " \
-               f"{_bound_text(event.beta, by_distance)} )"
+        return f" ( A = {format_bound(event.alpha, by_distance=by_distance)} : B = " \
+               f"{format_bound(event.beta, by_distance=by_distance)} )"
 
     if event.kind == "try":
         return f"{head} Try Move : {event.move}"
@@ -252,10 +258,6 @@ def format_event(event: TraceEvent, *, by_distance: bool = True) -> str | None:
     return None
 
 
-def _bound_text(bound: Value, by_distance: bool) -> str:
-    if bound in (float("inf"), float("-inf")):
-        return format_bound(bound)
-    return format_value(bound, by_distance=by_distance)
 
 
 def format_log(events: Iterable[TraceEvent], *, by_distance: bool = True) -> str:

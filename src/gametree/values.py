@@ -133,10 +133,11 @@ def format_value(value: Value, *, by_distance: bool = True) -> str:
     return str(value)
 
 
-def format_bound(value: Value) -> str:
-    """A window bound for logs: ``-inf``/``+inf`` for the open ends, else the number."""
+def format_bound(value: Value, *, by_distance: bool = False) -> str:
+    """A window bound for logs: ``-inf``/``+inf`` for the open ends, else the value (read as a
+    distance when ``by_distance``, as :func:`format_value` does)."""
     if value == math.inf:
         return "+inf"
     if value == -math.inf:
         return "-inf"
-    return format_value(value, by_distance=False)
+    return format_value(value, by_distance=by_distance)

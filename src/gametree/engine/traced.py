@@ -18,7 +18,7 @@ from math import inf, nextafter
 from typing import Any, Generic, TypeVar
 
 from ..game import Game
-from ..trace import LeafKind, Role, Tracer
+from ..trace import Role, Tracer, leaf_kind
 from ..values import Value, for_player, terminal_value
 from .ordering import MoveOrder
 from .search import COUNTERS, SearchStopped, estimate_of, key_function
@@ -218,9 +218,7 @@ class TracedSearcher(Generic[S, M]):
         self.count["leaves"] += 1
         self.count["deepest"] = max(self.count["deepest"], ply)
         value = terminal_value(for_player(utility, player), ply, by_distance=self.by_distance)
-        result = for_player(utility, self.root_player)
-        kind: LeafKind = "win" if result > 0 else "loss" if result < 0 else "draw"
-        self.trace.leaf(state, ply, role, value, kind)
+        self.trace.leaf(state, ply, role, value, leaf_kind(utility, self.root_player))
         return value
 
     def estimated(self, state: S, ply: int, role: Role, player: int) -> Value:

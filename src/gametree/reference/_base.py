@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from ..game import Game
 from ..result import Bound, MoveValue, SearchResult, SearchStats
-from ..trace import LeafKind, Role, Tracer
+from ..trace import LeafKind, Role, Tracer, leaf_kind
 from ..values import Value, checked_heuristic, classify, for_player, terminal_value
 
 S = TypeVar("S", bound=Hashable)
@@ -101,8 +101,7 @@ class ReferenceSearch(Generic[S, M]):
         role = self.role(state)
         if utility is not None:
             value = terminal_value(for_player(utility, player), ply, by_distance=self.by_distance)
-            result = for_player(utility, self.root_player)
-            kind: LeafKind = "win" if result > 0 else "loss" if result < 0 else "draw"
+            kind: LeafKind = leaf_kind(utility, self.root_player)
         else:
             self.stats.evaluations += 1
             value = for_player(checked_heuristic(self.game.evaluate(state)), player)
