@@ -12,8 +12,11 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from gametree.compiled import ONGOING, Kernel
 from gametree.compiled.adapter import KernelGame
 
 from .exact import node_value
@@ -149,3 +152,42 @@ def test_start_up_without_the_blas_probe_leaves_scipy_importable(tmp_path: Path)
     lines = run.stdout.split("\n")
     assert lines[0].split() == [expected_value(module, 8), "False", "False"]
     assert lines[1:] in (["scipy.linalg", ""], [""])
+
+
+WEIGHTS = {"table": (1, 2, 3)}
+"""Data computed outside a kernel's file, as Connect Four's weights are in connect4.py."""
+
+
+def _weighted_rules(jit: Callable[..., Any]) -> dict[str, Any]:
+    table = WEIGHTS["table"]
+
+    def to_move(state: Any) -> Any:
+        return state[1]
+
+    def moves(state: Any, out: Any) -> Any:
+        out[0] = 1
+        return 1 if state[0] > 0 else 0
+
+    def play(state: Any, move: int) -> Any:
+        return (state[0] - move, 1 - state[1])
+
+    def outcome(state: Any) -> Any:
+        return ONGOING if state[0] > 0 else table[state[1]]
+
+    return {name: jit(function) for name, function in [
+        ("to_move", to_move), ("moves", moves), ("play", play), ("outcome", outcome)]}
+
+
+def test_identity_changes_with_the_data_the_rules_capture() -> None:
+    def kernel() -> Kernel:
+        return Kernel.from_factory("weighted", _weighted_rules, initial_state=(3, 0),
+                                   max_moves=1, max_plies=8)
+
+    before, again = kernel().identity(), kernel().identity()
+    WEIGHTS["table"] = (1, 5, 3)
+    try:
+        changed = kernel().identity()
+    finally:
+        WEIGHTS["table"] = (1, 2, 3)
+    assert before is not None and before == again
+    assert changed is not None and changed != before  # same sources, other constants

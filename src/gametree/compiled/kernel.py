@@ -40,10 +40,11 @@ functions (what :class:`KernelGame` uses, with no compiler involved); the engine
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -220,8 +221,17 @@ class Kernel:
 
         The source *files* of the factory or functions are hashed whole, so a change to a helper
         in the same file is noticed too (numba's own cache does not notice it: its invalidation
-        only looks at the file of the function it compiles).
+        only looks at the file of the function it compiles). So are the plain values the rules
+        read from outside their code (:func:`_captured_data`), which may come from elsewhere:
+        Connect Four's cell weights and tic-tac-toe's lines are computed by the Python games'
+        modules. Computed once per kernel.
         """
+        if "_identity" not in self.__dict__:
+            object.__setattr__(self, "_identity", self._digest())
+        identity: str | None = self.__dict__["_identity"]
+        return identity
+
+    def _digest(self) -> str | None:
         digest = hashlib.sha256()
         digest.update(repr((self.name, self.max_moves, self.max_plies, self.alternating,
                             self.winner_moves_last, self.state_size,
@@ -234,7 +244,42 @@ class Kernel:
             if text is None or not _module_importable(obj):
                 return None
             digest.update(text.encode())
+        for value in _captured_data(self.python_rules().values()):
+            digest.update(value.encode())
         return digest.hexdigest()[:16]
+
+
+_DATA = (bool, int, float, str, bytes, tuple, frozenset)
+
+
+def _captured_data(functions: Iterable[Any]) -> list[str]:
+    """The plain values (numbers, strings, tuples) that ``functions`` and the functions they
+    call read from closure cells and module globals, as sorted ``name=value`` texts.
+
+    numba freezes such values into the machine code as constants, so they are part of what
+    the compiled code depends on, wherever they were computed.
+    """
+    found: list[str] = []
+    seen: set[int] = set()
+    todo = [getattr(function, "py_func", function) for function in functions]
+    while todo:
+        function = todo.pop()
+        code = getattr(function, "__code__", None)
+        if code is None or id(function) in seen:
+            continue
+        seen.add(id(function))
+        outside: list[tuple[str, Any]] = []
+        for name, cell in zip(code.co_freevars, function.__closure__ or (), strict=True):
+            with contextlib.suppress(ValueError):  # a cell not yet filled
+                outside.append((name, cell.cell_contents))
+        outside.extend((name, function.__globals__[name]) for name in code.co_names
+                       if name in function.__globals__)
+        for name, value in outside:
+            if isinstance(value, _DATA):
+                found.append(f"{function.__qualname__}.{name}={value!r}")
+            else:
+                todo.append(getattr(value, "py_func", value))  # kept if it is a function
+    return sorted(found)
 
 
 def _is_state(state: Any) -> bool:
