@@ -8,6 +8,7 @@ solving) and returns the same :class:`gametree.SearchResult` as the Python tier;
 numba is imported only when an engine is built, so importing this package is cheap.
 """
 
+from .adapter import KernelGame
 from .build import cache_directory, set_compile_listener
 from .engine import DEFAULT_TABLE_BITS, BatchResult, CompiledEngine
 from .kernel import ONGOING, Kernel, KernelError, plain
@@ -20,6 +21,7 @@ __all__ = [
     "CompiledEngine",
     "Kernel",
     "KernelError",
+    "KernelGame",
     "cache_directory",
     "plain",
     "set_compile_listener",

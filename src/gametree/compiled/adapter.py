@@ -27,7 +27,6 @@ class KernelGame(Game[Any, int]):
         self.name = kernel.name
         self.player_names = kernel.player_names
         rules = kernel.python_rules()
-        self._rules = rules
         self._to_move = rules["to_move"]
         self._moves = rules["moves"]
         self._play = rules["play"]
@@ -35,15 +34,13 @@ class KernelGame(Game[Any, int]):
         self._evaluate = rules.get("evaluate")
         self._key = rules.get("key")
         self._move_score = rules.get("move_score")
-        # Plain functions write moves into a list; compiled ones need a numpy array.
-        self._compiled_rules = any(_is_dispatcher(function) for function in rules.values())
-
-    def _buffer(self) -> Any:
-        if self._compiled_rules:
+        # Where ``moves`` writes (its moves are copied out at once, so one buffer serves):
+        # plain functions write into a list, compiled ones need a numpy array.
+        self._out: Any = [0] * kernel.max_moves
+        if any(_is_dispatcher(function) for function in rules.values()):
             import numpy as np  # noqa: PLC0415 - only for kernels written with numba
 
-            return np.zeros(self.kernel.max_moves, dtype=np.int64)
-        return [0] * self.kernel.max_moves
+            self._out = np.zeros(kernel.max_moves, dtype=np.int64)
 
     def initial_state(self) -> Any:
         """The kernel's initial state."""
@@ -57,7 +54,7 @@ class KernelGame(Game[Any, int]):
         """The kernel's ``moves`` (none once the game is over)."""
         if self.outcome(state) is not None:
             return []
-        out = self._buffer()
+        out = self._out
         count = int(self._moves(state, out))
         return [int(move) for move in out[:count]]
 

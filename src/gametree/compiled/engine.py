@@ -42,10 +42,8 @@ _C_NODES, _C_LEAVES, _C_EVALUATIONS, _C_CUTOFFS, _C_FIRST_CUTOFFS, _C_TABLE_HITS
 _C_ABORTED = 6
 _C_NODE_LIMIT = 8
 _C_BY_DISTANCE = 9
-_C_DIRTY_COUNT = 10
 _C_TABLE_MASK = 11
 _C_TABLE_SHIFT = 12
-_C_DIRTY_OVERFLOW = 13
 _C_MOVES = 14
 _C_DIRTY = 16
 _C_DIRTY_CAPACITY = 17
@@ -135,6 +133,7 @@ class CompiledEngine:
         module = self._module
         ws = self._ws
         module.status(state)
+        module.clock()
         if module.legal_moves(state, self._buffer) > 0:
             module.play(state, int(self._buffer[0]))
         ws[_C_NODE_LIMIT] = 1  # stop at once: only the compilation matters here
@@ -158,17 +157,7 @@ class CompiledEngine:
     def new_search(self) -> None:
         """Empty the table (at the cost of the slots used since it was last emptied, not of
         the whole table) and reset the counters."""
-        ws = self._ws
-        table = int(ws[_C_TABLE])
-        if ws[_C_DIRTY_OVERFLOW]:
-            ws[table:] = 0
-        else:
-            start = int(ws[_C_DIRTY])
-            slots = ws[start:start + int(ws[_C_DIRTY_COUNT])]
-            ws[slots] = 0
-            ws[slots + 1] = 0
-        ws[_C_DIRTY_COUNT] = 0
-        ws[_C_DIRTY_OVERFLOW] = 0
+        self._module.clear(self._ws)
         self._reset_counters()
 
     def _reset_counters(self) -> None:
@@ -316,7 +305,7 @@ class CompiledEngine:
         deadline = None if seconds is None else started + seconds
         run = _Deepened()
         rate = _SLOWEST_RATE
-        last = min(_MAX_DEPTH if depth is None else depth, _MAX_DEPTH)
+        last = _MAX_DEPTH if depth is None else depth  # search() refused deeper
         ply: int | None = 1  # None: the exact solve that follows a proven result
         while True:
             if run.iterations:  # depth 1 always runs to its end: the answer needs a move
@@ -517,8 +506,6 @@ class _RootSearch:
         limit = self.engine.kernel.max_plies if self.depth is None else self.depth
         while ply < limit and engine.outcome(state) is None:
             depth = _EXHAUSTIVE if self.depth is None else self.depth - ply - 1
-            if depth < 0:
-                break
             chosen = None
             for move in engine.moves(state):
                 child = engine.play(state, move)
