@@ -31,12 +31,6 @@ HERE = Path(__file__).resolve().parent
 PEER_PYTHON = HERE / ".peers" / "venv" / "bin" / "python"
 WORKER = HERE / "peer_worker.py"
 
-ENGINE = "engine"
-"""The name the engine registers under in :data:`gametree.algorithms.ALGORITHMS`."""
-
-FALLBACK = "negamax"
-"""The algorithm measured while the engine is not registered (the reference negamax)."""
-
 COMPARED = ("outcome", "plies", "score")
 """Answer keys that must agree between contenders (when both report them)."""
 
@@ -74,8 +68,8 @@ def parser(description: str, *, repeat: int, budget: float, peers: Sequence[str]
                              help="measure gametree's Python-tier engine (default) or its "
                                   "compiled tier (the game's numba kernel)")
     command.add_argument("--algorithm", default=None,
-                         help=f"gametree algorithm to measure (default: {ENGINE} if registered, "
-                              f"else {FALLBACK})")
+                         help="gametree algorithm to measure (default: "
+                              f"{algorithms.DEFAULT_ALGORITHM})")
     command.add_argument("--repeat", type=int, default=repeat,
                          help=f"timed runs per contender at most (default {repeat})")
     command.add_argument("--budget", type=float, default=budget,
@@ -99,9 +93,9 @@ def chosen_peers(text: str, known: Sequence[str]) -> list[str]:
 
 
 def chosen_algorithm(name: str | None) -> str:
-    """The gametree algorithm to measure: the one asked for, else the engine, else the fallback."""
+    """The gametree algorithm to measure: the one asked for, else the default (the engine)."""
     if name is None:
-        return ENGINE if ENGINE in algorithms.ALGORITHMS else FALLBACK
+        return algorithms.DEFAULT_ALGORITHM
     if name not in algorithms.ALGORITHMS:
         raise BenchmarkError(f"unknown algorithm {name!r}; algorithms: "
                              f"{', '.join(algorithms.ALGORITHMS)}")

@@ -9,9 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gametree import GameTree, alphabeta, minimax
-from gametree.algorithms import ALGORITHMS, Algorithm, search
+from gametree.algorithms import ALGORITHMS, DEFAULT_ALGORITHM, Algorithm, search
 from gametree.play import SearchOpponent
-from gametree.play.opponent import DEFAULT_ALGORITHM
 from gametree.registry import make
 
 SEED_TREE = GameTree.from_leaves("3 5 2 9 12 5 23 23")

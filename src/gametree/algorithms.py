@@ -16,6 +16,10 @@ S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
 
 
+ENGINE = "engine"
+"""The name of the engine (:mod:`gametree.engine`) among the algorithms."""
+
+
 @dataclass(frozen=True)
 class Algorithm:
     """A named search and the options it understands beyond depth, distance scoring and seed."""
@@ -34,7 +38,7 @@ ALGORITHMS: dict[str, Algorithm] = {
                   frozenset({"fail_soft", "exact_root"})),
         Algorithm("negamax", "negamax with fail-soft alpha-beta, one function for both sides",
                   negamax, frozenset({"exact_root"})),
-        Algorithm("engine", "the engine: alpha-beta with transposition table, move ordering, "
+        Algorithm(ENGINE, "the engine: alpha-beta with transposition table, move ordering, "
                   "iterative deepening and time control (docs/engine.md)", engine_search,
                   frozenset({"exact_root", "time", "nodes", "table", "iterative", "window",
                              "pvs", "killers", "history"})),
@@ -42,12 +46,15 @@ ALGORITHMS: dict[str, Algorithm] = {
 }
 """The algorithms ``--algorithm`` can name."""
 
+DEFAULT_ALGORITHM = ENGINE
+"""What every front-end searches with unless told otherwise: the engine."""
+
 
 def search(
     game: Game[S, M],
     state: S | None = None,
     *,
-    algorithm: str = "engine",
+    algorithm: str = DEFAULT_ALGORITHM,
     depth: int | None = None,
     by_distance: bool = True,
     seed: int | None = None,

@@ -6,9 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from ..algorithms import ALGORITHMS
+from ..algorithms import ALGORITHMS, DEFAULT_ALGORITHM
 from ..compiled.startup import without_blas_probe
-from ..play.opponent import DEFAULT_ALGORITHM
 from ..registry import get
 from .parser import (
     CliParser,

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..algorithms import ALGORITHMS, search
+from ..algorithms import ALGORITHMS, DEFAULT_ALGORITHM, search
 from ..game import Game, GameError
 from ..registry import GameSpec, get, play_moves
 from ..result import SearchResult
@@ -20,9 +20,6 @@ from .tiers import compiled_form, search_compiled, weakened
 
 _ALGORITHM_FLAGS = {"fail_soft": "--fail-hard", "exact_root": "--exact", "time": "--time",
                    "nodes": "--nodes"}
-
-DEFAULT_ALGORITHM = "engine"
-"""What solve, analyze and trace search with unless ``--algorithm`` says otherwise."""
 
 
 def _algorithm_options(args: argparse.Namespace, *, exact_root: bool) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from ..algorithms import ALGORITHMS, search
+from ..algorithms import ALGORITHMS, DEFAULT_ALGORITHM, ENGINE, search
 from ..engine import Engine
 from ..game import Game
 from ..result import SearchResult
@@ -26,13 +26,6 @@ if TYPE_CHECKING:
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
-
-ENGINE = "engine"
-"""The name of the engine (:mod:`gametree.engine`) in :mod:`gametree.algorithms`."""
-
-DEFAULT_ALGORITHM = ENGINE
-"""The search the computer plays with unless told otherwise."""
-
 
 @dataclass(frozen=True)
 class Decision(Generic[M]):
