@@ -41,7 +41,7 @@ cannot take loses)::
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Generic, TypeVar
 
 from .values import Value
@@ -184,3 +184,12 @@ class Game(ABC, Generic[S, M]):
     def is_over(self, state: S) -> bool:
         """True if the game has ended in ``state``."""
         return self.outcome(state) is not None
+
+    def format_line(self, state: S, moves: Iterable[M]) -> list[str]:
+        """The texts of ``moves`` played one after another from ``state`` (each move written
+        in the position it is played from)."""
+        texts = []
+        for move in moves:
+            texts.append(self.format_move(state, move))
+            state = self.play(state, move)
+        return texts

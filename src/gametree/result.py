@@ -129,11 +129,7 @@ class SearchResult(Generic[M]):
         ``game`` and ``root`` (the state searched) turn moves into their texts; the principal
         variation is written move by move from the states it passes through.
         """
-        pv: list[str] = []
-        state = root
-        for move in self.pv:
-            pv.append(game.format_move(state, move))
-            state = game.play(state, move)
+        pv = game.format_line(root, self.pv)
         return {
             "algorithm": self.algorithm,
             "value": self.value,

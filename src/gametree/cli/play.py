@@ -90,8 +90,8 @@ def _time_and_depth(args: argparse.Namespace) -> tuple[float | None, int | None]
 
 def run_play(args: argparse.Namespace) -> int:
     """``gametree play``: one game in the terminal; returns the exit status."""
-    # Imported here, not at the top: gametree.play reuses cli.report, so importing it while
-    # gametree.cli initialises would be circular (and ``gametree --help`` stays quick).
+    # Imported here, not at the top, so that the other commands (and ``gametree --help``)
+    # do not load the terminal player.
     from ..play import (  # noqa: PLC0415
         LineSource,
         PlaySession,

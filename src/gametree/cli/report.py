@@ -27,11 +27,7 @@ def move_value_text(entry: MoveValue[Any], *, by_distance: bool, exhaustive: boo
 
 def line_text(game: Game[Any, Any], state: Any, moves: tuple[Any, ...]) -> str:
     """A line of moves from ``state`` as their texts, separated by spaces."""
-    texts = []
-    for move in moves:
-        texts.append(game.format_move(state, move))
-        state = game.play(state, move)
-    return " ".join(texts)
+    return " ".join(game.format_line(state, moves))
 
 
 def mover_text(game: Game[Any, Any], state: Any) -> str:

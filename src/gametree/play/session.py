@@ -17,7 +17,6 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, TextIO, TypeVar
 
-from ..cli.report import line_text
 from ..game import Game, GameError
 from ..values import for_player, format_value
 from .lines import LineSource, StreamLines
@@ -234,7 +233,7 @@ class PlaySession(Generic[S, M]):
         self._say(f"Hint: play {move} (for you: {decision_value(decision)}; "
                   f"{effort(decision)}).")
         if len(decision.result.pv) > 1:
-            line = line_text(self.game, self.state, decision.result.pv)
+            line = " ".join(self.game.format_line(self.state, decision.result.pv))
             self._say(self._style.note(f"Expected line: {line}"))
 
     def _scores(self) -> None:
