@@ -31,8 +31,9 @@ from typing import Any
 from gametree.algorithms import search
 from gametree.compiled.engine import CompiledEngine
 from gametree.games import connect4_kernel
-from gametree.games.connect4 import ConnectFour, pons_score
+from gametree.games.connect4 import ConnectFour, pons_score, read_pons_line, score_from_distance
 from gametree.registry import play_moves
+from gametree.values import plies_to_result
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
 SETS = ("L3_R1", "L2_R1", "L2_R2", "L1_R1", "L1_R2", "L1_R3")
@@ -56,17 +57,16 @@ class Measured:
 
 def score_of(value: int, stones: int, cells: int) -> int:
     """Pons' score from a compiled value (distance from the root) and the stones played."""
-    if value == 0:
+    plies = plies_to_result(value)
+    if plies is None:  # a solve's value is a proven result, or 0: a draw
         return 0
-    plies = 1_000_000 - abs(value)
-    magnitude = (cells + 1 - (stones + plies - 1)) // 2
-    return magnitude if value > 0 else -magnitude
+    return score_from_distance(cells, stones, plies, won=value > 0)
 
 
 def load(name: str, count: int) -> list[tuple[str, int]]:
     lines = (DATA / f"Test_{name}").read_text().split("\n")
-    return [(moves, int(score)) for moves, score in
-            (line.split() for line in lines[:count] if line.strip())]
+    return [(moves, expected["score"]) for moves, expected in
+            (read_pons_line(line) for line in lines[:count] if line.strip())]
 
 
 def run_compiled(engine: CompiledEngine, game: ConnectFour, positions: list[tuple[str, int]],

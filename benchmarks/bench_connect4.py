@@ -113,8 +113,8 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
     tables = []
     for depth in options.depths:
         reference = Row(f"gametree ({algorithm})", measure_gametree(
-            game, algorithm=algorithm, depth=depth, answer_of=answer_of,
-            repeat=options.repeat, budget=options.budget, make_game=SharedHeuristicConnectFour))
+            SharedHeuristicConnectFour, algorithm=algorithm, depth=depth, answer_of=answer_of,
+            repeat=options.repeat, budget=options.budget))
         others = [Row(PEERS[peer], measure_peer(TASK, peer, repeat=options.repeat,
                                                 budget=options.budget,
                                                 arguments=["--depth", str(depth)]))

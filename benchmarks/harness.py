@@ -106,24 +106,23 @@ def chosen_algorithm(name: str | None) -> str:
 
 
 def measure_gametree(
-    game: Game[Any, Any],
+    make_game: Callable[[], Game[Any, Any]],
     *,
     algorithm: str,
     depth: int | None,
     answer_of: Callable[[SearchResult[Any]], Answer],
     repeat: int,
     budget: float,
-    make_game: Callable[[], Game[Any, Any]] | None = None,
 ) -> Measurement:
     """Measure ``algorithms.search(game, algorithm=..., depth=...)`` from the initial state.
 
     gametree counts its own nodes (:attr:`SearchStats.nodes`, always on), so the counting run is
-    an ordinary search. ``make_game`` builds a fresh game for each run, outside the
-    timing (default: reuse ``game``); the scripts pass one, since a game may keep memo tables
-    (tic-tac-toe memoises its table keys) that a second run would find warm. Every timed run must
-    visit as many nodes as the counting run, which shows that no table outlived its search.
+    an ordinary search. ``make_game`` builds a fresh game for each run, outside the timing,
+    since a game may keep memo tables (tic-tac-toe memoises its table keys) that a second run
+    would find warm. Every timed run must visit as many nodes as the counting run, which shows
+    that no table outlived its search.
     """
-    build = make_game or (lambda: game)
+    build = make_game
     timed_nodes: list[int] = []
 
     def counted() -> tuple[Answer, int]:
@@ -204,8 +203,8 @@ def solved_reference(
         return Row("gametree (compiled tier)", measure_compiled(
             make_game(), answer_of=answer_of, repeat=options.repeat, budget=options.budget))
     return Row(f"gametree ({algorithm})", measure_gametree(
-        make_game(), algorithm=algorithm, depth=None, answer_of=answer_of,
-        repeat=options.repeat, budget=options.budget, make_game=make_game))
+        make_game, algorithm=algorithm, depth=None, answer_of=answer_of,
+        repeat=options.repeat, budget=options.budget))
 
 
 def measure_peer(task: str, peer: str, *, repeat: int, budget: float,

@@ -45,7 +45,7 @@ def run_count(args: argparse.Namespace) -> int:
     game, state = game_and_position(args)
     result = count(game, state, depth=args.depth)
     if args.json:
-        document = {"game": args.game, "options": _jsonable(game_options(args)),
+        document = {"game": args.game, "options": game_options(args),
                     "moves": args.moves, "depth": args.depth}
         document.update(result.as_dict())
         print(json.dumps(document))
@@ -53,11 +53,6 @@ def run_count(args: argparse.Namespace) -> int:
         print(count_table(game, result))
         print(summary(result, args.depth))
     return 0
-
-
-def _jsonable(options: dict[str, Any]) -> dict[str, Any]:
-    return {name: list(value) if isinstance(value, tuple) else value
-            for name, value in options.items()}
 
 
 def add_commands(subparsers: Any) -> None:

@@ -225,9 +225,16 @@ def pons_score(game: ConnectFour, state: C4State, result: SearchResult[Any]) -> 
         return 0
     if result.outcome is None or result.plies is None:
         return None
-    before_winning_stone = game.stone_count(state) + result.plies - 1
-    magnitude = (game.cells + 1 - before_winning_stone) // 2
-    return magnitude if result.outcome == "win" else -magnitude
+    return score_from_distance(game.cells, game.stone_count(state), result.plies,
+                               won=result.outcome == "win")
+
+
+def score_from_distance(cells: int, stones: int, plies: int, *, won: bool) -> int:
+    """Pons' score of a position with ``stones`` on a board of ``cells`` whose player to move
+    wins (``won``) or loses in ``plies`` (see :func:`pons_score`)."""
+    before_winning_stone = stones + plies - 1
+    magnitude = (cells + 1 - before_winning_stone) // 2
+    return magnitude if won else -magnitude
 
 
 def score_json(game: Game[Any, Any], state: Any, result: SearchResult[Any]) -> dict[str, Any]:
