@@ -82,7 +82,8 @@ class ConnectFour(Game[C4State, int]):
         centre = (width - 1) / 2
         self.order = tuple(sorted(range(width), key=lambda col: (abs(col - centre), col)))
         """Columns from the centre outwards, left before right at equal distance."""
-        self._weights = self._weight_masks()
+        self.weights = self._weight_masks()
+        """Cells grouped by the number of four-cell lines through them: ``(weight, cells)``."""
 
     # -- the Game contract -------------------------------------------------------------------
 
@@ -125,7 +126,7 @@ class ConnectFour(Game[C4State, int]):
         x_stones = current if mask.bit_count() & 1 == 0 else current ^ mask
         o_stones = mask ^ x_stones
         return sum(weight * ((x_stones & cells).bit_count() - (o_stones & cells).bit_count())
-                   for weight, cells in self._weights)
+                   for weight, cells in self.weights)
 
     def key(self, state: C4State) -> int:
         """Pons' key ``current + mask``: unique for every position."""

@@ -50,19 +50,6 @@ def check_size(width: int, height: int) -> None:
                          f"compiled form holds width * (height + 1) <= {BITS}")
 
 
-def column_order(width: int) -> tuple[int, ...]:
-    """Columns (0-based) from the centre outwards, left before right at equal distance (3 2 4 1
-    5 0 6 for 7 columns), the Python form's order, so both forms break ties alike."""
-    centre = (width - 1) / 2
-    return tuple(sorted(range(width), key=lambda col: (abs(col - centre), col)))
-
-
-def weight_groups(width: int, height: int) -> tuple[tuple[int, int], ...]:
-    """``(weight, cells)``: the cells through which ``weight`` four-cell lines pass (the Python
-    form's centre weighting, see :meth:`ConnectFour.evaluate`)."""
-    return ConnectFour(width, height)._weight_masks()
-
-
 def column_of(move: int, height: int) -> int:
     """The column (0-based) of a move given as its cell's bit."""
     return (move.bit_length() - 1) // (height + 1)
@@ -72,15 +59,13 @@ def rules(*, width: int = 7, height: int = 6,
           jit: Callable[..., Any] = plain) -> Rules:
     """Connect Four's rules on a ``width`` x ``height`` board, compiled with ``jit``."""
     check_size(width, height)
+    # The Python form's board constants, column order (centre first, so both forms break
+    # ties alike) and centre weighting: (weight, cells) groups, see ConnectFour.evaluate.
+    game = ConnectFour(width, height)
+    bottom, board, weights = game.bottom_row, game.board, game.weights
     h1 = height + 1
     size = width * height
-    bottom = 0
-    for col in range(width):
-        bottom |= 1 << (col * h1)
-    board = bottom * ((1 << height) - 1)
-    order = column_order(width)
-    column_masks = tuple(((1 << height) - 1) << (col * h1) for col in order)
-    weights = weight_groups(width, height)
+    column_masks = tuple(((1 << height) - 1) << (col * h1) for col in game.order)
     h2 = height + 2
 
     @jit

@@ -31,11 +31,6 @@ MAX_CELLS = 62
 """The largest board the kernel holds (X's and O's masks in 64-bit integers)."""
 
 
-def lines_of(rows: int, cols: int, k: int) -> tuple[int, ...]:
-    """Every line of ``k`` cells, as a bit mask (the Python form's lines, same order)."""
-    return MNKGame(rows, cols, k).lines
-
-
 def rules(*, rows: int = 3, cols: int = 3, k: int = 3,
           jit: Callable[..., Any] = plain) -> Rules:
     """The m,n,k-game's rules, compiled with ``jit``."""
@@ -44,8 +39,9 @@ def rules(*, rows: int = 3, cols: int = 3, k: int = 3,
         raise KernelError(f"the compiled form holds at most {MAX_CELLS} cells, "
                           f"not {rows}x{cols}")
     full = (1 << cells) - 1
-    lines = lines_of(rows, cols, k)
-    weights = tuple(sum(1 for line in lines if line >> cell & 1) for cell in range(cells))
+    game = MNKGame(rows, cols, k)  # its lines as bit masks (same order), and each cell's count
+    lines = game.lines
+    weights = tuple(len(through) for through in game.lines_through)
     with_key = 2 * cells <= 62
 
     @jit
