@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .game import Game
+from .reference._base import check_depth
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
@@ -131,9 +132,7 @@ def count(game: Game[S, M], state: S | None = None, *, depth: int | None = None)
 
     ``depth`` stops after that many plies; ``None`` goes to the end of the game.
     """
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
-                              or depth < 0):
-        raise ValueError(f"depth must be a non-negative integer or None, got {depth!r}")
+    check_depth(depth)
     started = time.perf_counter()
     root = game.initial_state() if state is None else state
     layer: dict[S, int] = {root: 1}

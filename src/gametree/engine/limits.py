@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..reference._base import check_depth
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -24,10 +26,8 @@ class Limits:
     """Seconds of wall-clock time for the whole search."""
 
     def __post_init__(self) -> None:
-        depth, nodes, seconds = self.depth, self.nodes, self.time
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
-                                  or depth < 0):
-            raise ValueError(f"depth must be a non-negative integer or None, got {depth!r}")
+        nodes, seconds = self.nodes, self.time
+        check_depth(self.depth)
         if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int)
                                   or nodes < 1):
             raise ValueError(f"nodes must be a positive integer or None, got {nodes!r}")
