@@ -13,11 +13,20 @@ How numba caches (``cache=True``), and why gametree generates a module per kerne
   as arguments ("first-class functions") specialises per function but goes through function
   pointers that LLVM cannot inline.
 
+* The machine code of a function and of everything it calls is kept under symbol names made of
+  the function's module, its qualified name and a counter that restarts in every process. Two
+  kernels of one rules factory (Connect Four 7x6 and 4x4) have closures of the same module and
+  name, compiled in separate processes under the same counter: loaded into one process, both
+  cached libraries define the same symbols, and whichever loads first answers for both.
+
 So the engine template (``_engine.py``) is written out once per kernel, to a file whose name
 carries a digest of the kernel's sources and parameters, the template and the numba version
 (:meth:`Kernel.identity`). The kernel's functions are bound as globals of that module, so
 numba inlines them into the search, and the file's own cache entries belong to that one kernel:
-any change to the kernel gives a new file, hence a fresh compilation, never stale code.
+any change to the kernel gives a new file, hence a fresh compilation, never stale code. Every
+function compiled for the kernel (its rules, their helpers, the defaults) is compiled as a
+member of that module (:class:`Isolator`), so its symbols carry the kernel's digest too and no
+two kernels' machine code can be confused, in memory or on disk.
 
 The first use of a kernel in a fresh cache compiles every entry point and reports it through
 :func:`set_compile_listener` (the CLI prints "compiling the Connect Four kernel..."); the
@@ -29,16 +38,18 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
+import itertools
 import os
 import sys
 import tempfile
 import threading
+import types
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .kernel import ONGOING, Kernel
+from .kernel import ONGOING, Kernel, _is_dispatcher
 
 CACHE_ENV = "GAMETREE_CACHE_DIR"
 """Environment variable naming the directory for compiled kernels (default: the user's cache
@@ -52,6 +63,7 @@ _READY_SUFFIX = ".ready"
 _listeners: list[Callable[[str], None]] = []
 _lock = threading.Lock()
 _modules: dict[str, ModuleType] = {}
+_uncached = itertools.count(1)
 
 
 def set_compile_listener(listener: Callable[[str], None] | None) -> None:
@@ -137,8 +149,58 @@ def _default_plies_left(state: Any) -> int:
     return 0
 
 
+class Isolator:
+    """The ``jit`` of one kernel: compiles each function as a member of the kernel's own
+    generated module, so that the machine code's symbols name that module (and so the kernel's
+    digest) instead of the module that defines the function.
+
+    Given a plain function (a rules factory decorating its closures), it compiles a copy whose
+    ``__module__`` is the kernel's; the copy shares the original's closure cells, which the
+    factory fills afterwards with the other compiled copies. Given a function already compiled
+    elsewhere, it compiles a copy likewise, with the compiled functions it captures replaced
+    by copies of their own. Each function is copied once, however often it is met.
+    """
+
+    def __init__(self, module_name: str) -> None:
+        self.module_name = module_name
+        # Keyed by id, so the originals are kept too: a freed one's id could be reused.
+        self._copies: dict[int, tuple[Any, Any]] = {}
+
+    def __call__(self, function: Any) -> Any:
+        original = getattr(function, "py_func", function)
+        if getattr(original, "__module__", None) == self.module_name:
+            return function  # one of this kernel's copies already
+        known = self._copies.get(id(original))
+        if known is not None:
+            return known[1]
+        closure = original.__closure__
+        if closure and _is_dispatcher(function):
+            closure = tuple(self._isolated_cell(cell) for cell in closure)
+        twin = types.FunctionType(original.__code__, original.__globals__, original.__name__,
+                                  original.__defaults__, closure)
+        twin.__kwdefaults__ = original.__kwdefaults__
+        twin.__qualname__ = original.__qualname__
+        twin.__doc__ = original.__doc__
+        twin.__module__ = self.module_name
+        options = {name: value for name, value in getattr(function, "targetoptions", {}).items()
+                   if name != "nopython"}  # njit implies it (and warns when told again)
+        copy = numba_module().njit(**options)(twin)
+        self._copies[id(original)] = (original, copy)
+        return copy
+
+    def _isolated_cell(self, cell: Any) -> Any:
+        try:
+            contents = cell.cell_contents
+        except ValueError:  # an empty cell: nothing to copy
+            return cell
+        return types.CellType(self(contents)) if _is_dispatcher(contents) else cell
+
+
 def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
-    """The globals a generated engine module gets: compiled rules, defaults, constants."""
+    """The globals a generated engine module gets: compiled rules, defaults, constants.
+
+    ``jit`` compiles every function (the engine passes the kernel's :class:`Isolator`).
+    """
     rules = dict(kernel.compiled_rules(jit))
     has_key = "key" in rules or kernel.state_size == 0
     stubs: dict[str, Callable[..., Any]] = {
@@ -183,11 +245,11 @@ def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
     The module's functions compile on first call (or load from numba's cache); the second value
     says whether this kernel has been compiled and cached before (see :func:`warm_up`).
     """
-    numba = numba_module()
     source = _module_source()
     identity = _identity(kernel, source)
     with _lock:
-        name = f"_gametree_engine_{_slug(kernel.name)}_{identity or 'uncached'}"
+        tag = identity or f"uncached{next(_uncached)}"  # an uncached kernel is always new
+        name = f"_gametree_engine_{_slug(kernel.name)}_{tag}"
         if identity is not None and name in _modules:
             module = _modules[name]
             return module, not getattr(module, "_gametree_ready", False)
@@ -202,7 +264,7 @@ def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
         spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
-        module.__dict__["__gametree_binding__"] = binding(kernel, numba.njit)
+        module.__dict__["__gametree_binding__"] = binding(kernel, Isolator(name))
         # numba rebuilds a cached function's environment by importing its module by name.
         sys.modules[name] = module
         spec.loader.exec_module(module)

@@ -196,10 +196,10 @@ class Kernel:
         else:
             assert self.functions is not None
             functions = dict(self.functions)
-        # A function the factory did not decorate (a plain module-level one it reuses) is
-        # compiled here; helpers it calls must be compiled functions themselves.
-        return {name: function if _is_dispatcher(function) else jit(function)
-                for name, function in functions.items()}
+        # Every function goes through ``jit``: one the factory did not decorate (a plain
+        # module-level one it reuses) is compiled here, and one compiled elsewhere is compiled
+        # again by the engine's isolating ``jit``. Helpers it calls must be compiled ones.
+        return {name: jit(function) for name, function in functions.items()}
 
     @property
     def has_threat_hooks(self) -> bool:
