@@ -23,7 +23,6 @@ from typing import Any
 
 from gametree import algorithms
 from gametree.game import Game, GameError
-from gametree.registry import get
 from gametree.result import SearchResult
 from measure import Answer, AnswerMismatchError, Measurement, Search, measure
 
@@ -168,10 +167,9 @@ def measure_compiled(
     from gametree.compiled.engine import CompiledEngine  # noqa: PLC0415 - imports numba
     from gametree.compiled.form import translate  # noqa: PLC0415
 
-    spec = get(game.name)
-    if spec.compiled is None:
+    form = game.compiled_form()
+    if form is None:
         raise BenchmarkError(f"{game.name} has no compiled form")
-    form = spec.compiled(game)
     engine = CompiledEngine(form.kernel, table_bits=table_bits)
     root = game.initial_state()
     kernel_root = form.encode(root)

@@ -22,9 +22,8 @@ from .exact import node_value, reachable, sign
 
 
 def form_of(name: str, game: Any) -> CompiledForm[Any, Any]:
-    builder = get(name).compiled
-    assert builder is not None
-    form: CompiledForm[Any, Any] = builder(game)
+    form: CompiledForm[Any, Any] | None = game.compiled_form()
+    assert form is not None
     return form
 
 

@@ -6,7 +6,7 @@ import subprocess
 from typing import Any
 
 from gametree.play import SearchOpponent
-from gametree.registry import get, make
+from gametree.registry import make
 
 from .cli_support import gametree
 
@@ -21,9 +21,7 @@ def perfect_game_moves() -> tuple[list[str], Any]:
     The engine is the one ``gametree play`` uses: on the game's compiled form.
     """
     game = make("tictactoe")
-    builder = get("tictactoe").compiled
-    assert builder is not None
-    engine = SearchOpponent(compiled=builder(game))
+    engine = SearchOpponent(compiled=game.compiled_form())
     state, texts = game.initial_state(), []
     while not game.is_over(state):
         move = engine.choose(game, state).move

@@ -42,9 +42,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .values import Value
+
+if TYPE_CHECKING:
+    from .compiled.form import CompiledForm
 
 S = TypeVar("S", bound=Hashable)
 """The type of a game's states: immutable and hashable."""
@@ -172,6 +175,17 @@ class Game(ABC, Generic[S, M]):
     def render(self, state: S) -> str:
         """``state`` drawn as text for a terminal (may span several lines)."""
         return repr(state)
+
+    def compiled_form(self) -> CompiledForm[S, M] | None:
+        """Optional: the game's compiled form — its kernel (the rules as numba functions, see
+        ``docs/kernels.md``) and the translations between its states and moves and the
+        kernel's. The search uses it to run the compiled tier.
+
+        ``None`` (the default) if the game has none. A game that has a kernel, but not for its
+        present options (a board too large for the kernel's bitboards), raises
+        :class:`gametree.compiled.KernelError` saying why.
+        """
+        return None
 
     def checked_play(self, state: S, move: M) -> S:
         """Like :meth:`play`, but first raise :class:`IllegalMoveError` if ``move`` is illegal."""

@@ -100,11 +100,6 @@ class GameSpec:
     split_moves: Callable[[str], list[str]] = field(default=split_on_spaces)
     """Splits a ``--moves`` text into the texts of single moves."""
 
-    compiled: Callable[[Game[Any, Any]], Any] | None = None
-    """Optional: the game's compiled form (a ``gametree.compiled.CompiledForm``) built from the
-    game made with the same options; raises ``ValueError`` saying why when those options have
-    none (a board too large for the kernel). ``--tier`` uses it."""
-
     extra_json: ExtraJson | None = None
     """Game-specific fields added to a search result's JSON (Connect Four adds Pons' ``score``);
     :meth:`result_json` merges them in."""

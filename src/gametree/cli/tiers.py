@@ -12,7 +12,6 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..registry import get
 from ..result import SearchResult
 from .parser import fail
 
@@ -43,14 +42,13 @@ def compiled_form(args: argparse.Namespace, game: Any, *,
     reason = _reason_against_compiled(args, traced)
     form = None
     if reason is None:
-        builder = get(args.game).compiled
-        if builder is None:
-            reason = f"{args.game} has no compiled form"
+        try:
+            form = game.compiled_form()
+        except ValueError as error:
+            reason = str(error)
         else:
-            try:
-                form = builder(game)
-            except ValueError as error:
-                reason = str(error)
+            if form is None:
+                reason = f"{args.game} has no compiled form"
     if form is None:
         if tier == "compiled":
             fail(f"--tier compiled: {reason}")

@@ -95,11 +95,10 @@ class KernelGame(Game[Any, int]):
             return self.kernel.render(state)
         return repr(state)
 
-
-def compiled_form(game: KernelGame) -> CompiledForm[Any, int]:
-    """A kernel game's compiled form: its own kernel, states and moves unchanged."""
-    return CompiledForm(game=game, kernel=game.kernel, encode=_same,
-                        decode_move=_same_move)
+    def compiled_form(self) -> CompiledForm[Any, int]:
+        """Its own kernel: states and moves are the kernel's already."""
+        return CompiledForm(game=self, kernel=self.kernel, encode=_same,
+                            decode_move=_same_move)
 
 
 def _same(state: Any) -> Any:

@@ -2,16 +2,15 @@
 
 A built-in game keeps its rules in one place, as a Python :class:`gametree.Game`; when it also
 has a kernel, that kernel stands next to it (``games/tictactoe_kernel.py`` beside
-``games/tictactoe.py``) and its registry entry names a builder of a :class:`CompiledForm`: the
-kernel plus the two small translations between the forms (a Python state to a kernel state, a
-kernel move back to a Python move). Front-ends then search the Python state with the compiled
-engine and get a :class:`gametree.SearchResult` whose moves are the Python game's own, so
-reports, JSON and ``format_move`` work unchanged.
+``games/tictactoe.py``) and the game's :meth:`~gametree.Game.compiled_form` returns a
+:class:`CompiledForm`: the kernel plus the two small translations between the forms (a Python
+state to a kernel state, a kernel move back to a Python move). The Python state is then
+searched with the compiled engine, and the :class:`gametree.SearchResult` has the Python game's
+own moves, so reports, JSON and ``format_move`` work unchanged.
 """
 
 from __future__ import annotations
 
-import importlib
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -90,15 +89,3 @@ def translate(result: SearchResult[int], form: CompiledForm[S, M], state: S) -> 
         algorithm=result.algorithm, depth=result.depth, by_distance=result.by_distance,
         outcome=result.outcome, plies=result.plies, exhaustive=result.exhaustive)
     return translated
-
-
-def lazy_form(module: str) -> Callable[[Game[Any, Any]], CompiledForm[Any, Any]]:
-    """A ``GameSpec.compiled`` that imports ``module`` (which defines ``compiled_form(game)``)
-    only when a compiled form is asked for: a game module and its kernel module may then
-    import each other's names without an import cycle."""
-
-    def build(game: Game[Any, Any]) -> CompiledForm[Any, Any]:
-        form: CompiledForm[Any, Any] = importlib.import_module(module).compiled_form(game)
-        return form
-
-    return build

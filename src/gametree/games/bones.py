@@ -7,7 +7,6 @@ a multiple of 4 (seed 001: a heap of 6 is a first-player win, 8 a loss).
 
 from __future__ import annotations
 
-from ..compiled.form import lazy_form
 from ..registry import GameOption, GameSpec
 from .subtraction import NOTATION, SubtractionGame, parse_heap
 
@@ -32,5 +31,4 @@ SPEC = GameSpec(
         GameOption("heap", "bones in the heap at the start", parse_heap, DEFAULT_HEAP,
                    metavar="N"),
     ),
-    compiled=lazy_form("gametree.games.subtraction_kernel"),
 )

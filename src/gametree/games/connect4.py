@@ -31,13 +31,15 @@ is the number of stones on the board before the winning stone, negated for a los
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..compiled.form import lazy_form
 from ..game import Game, IllegalMoveError
 from ..registry import GameOption, GameSpec
 from ..result import SearchResult
 from ..values import Value
+
+if TYPE_CHECKING:
+    from ..compiled.form import CompiledForm
 
 C4State = tuple[int, int, bool]
 """``(stones of the player to move, all stones, the last move made four in a row)``."""
@@ -196,6 +198,13 @@ class ConnectFour(Game[C4State, int]):
             raise IllegalMoveError(f"column {col} is full ({self.height} stones)")
         return col - 1
 
+    def compiled_form(self) -> CompiledForm[C4State, int]:
+        """The compiled form (:mod:`gametree.games.connect4_kernel`); raises
+        :class:`gametree.compiled.KernelError` for a board larger than its 64-bit bitboards."""
+        from .connect4_kernel import compiled_form  # noqa: PLC0415 - the kernel imports this module
+
+        return compiled_form(self)
+
     def render(self, state: C4State) -> str:
         """The board from the top row down, ``X``/``O``/``.``, column numbers underneath."""
         x_stones = self.stones(state, 0)
@@ -295,5 +304,4 @@ SPEC = GameSpec(
     split_moves=split_moves,
     extra_json=score_json,
     read_line=read_pons_line,
-    compiled=lazy_form("gametree.games.connect4_kernel"),
 )

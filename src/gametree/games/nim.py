@@ -26,11 +26,14 @@ import re
 from collections.abc import Iterable
 from functools import reduce
 from operator import xor
+from typing import TYPE_CHECKING
 
-from ..compiled.form import lazy_form
 from ..game import Game, IllegalMoveError
 from ..registry import GameOption, GameSpec
 from ..values import Value
+
+if TYPE_CHECKING:
+    from ..compiled.form import CompiledForm
 
 NimState = tuple[tuple[int, ...], int]
 """``(sticks in each row, player to move)``."""
@@ -169,6 +172,13 @@ class Nim(Game[NimState, tuple[int, int]]):
                                    f"cannot take {count}")
         return (row - 1, count)
 
+    def compiled_form(self) -> CompiledForm[NimState, tuple[int, int]]:
+        """The compiled form (:mod:`gametree.games.nim_kernel`); raises
+        :class:`gametree.compiled.KernelError` for heaps the kernel cannot hold."""
+        from .nim_kernel import compiled_form  # noqa: PLC0415 - the kernel imports this module
+
+        return compiled_form(self)
+
     def render(self, state: NimState) -> str:
         """One numbered line per row with a ``|`` per stick, as seed 004 prints the board."""
         width = len(str(len(state[0])))
@@ -212,5 +222,4 @@ SPEC = GameSpec(
                    default=False),
     ),
     split_moves=split_moves,
-    compiled=lazy_form("gametree.games.nim_kernel"),
 )

@@ -6,7 +6,6 @@ only registers it under its own name, with seed 004's rows as the default.
 
 from __future__ import annotations
 
-from ..compiled.form import lazy_form
 from ..registry import GameOption, GameSpec
 from .nim import NOTATION, Nim, parse_rows, split_moves
 
@@ -28,5 +27,4 @@ SPEC = GameSpec(
         GameOption("rows", "sticks in each row", parse_rows, DEFAULT_ROWS, metavar="1,2,3"),
     ),
     split_moves=split_moves,
-    compiled=lazy_form("gametree.games.nim_kernel"),
 )

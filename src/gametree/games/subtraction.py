@@ -15,11 +15,14 @@ A state is the tuple ``(heap, player to move)``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from ..compiled.form import lazy_form
 from ..game import Game, IllegalMoveError
 from ..registry import GameOption, GameSpec
 from ..values import Value
+
+if TYPE_CHECKING:
+    from ..compiled.form import CompiledForm
 
 SubtractionState = tuple[int, int]
 """``(counters left in the heap, player to move)``."""
@@ -93,6 +96,13 @@ class SubtractionGame(Game[SubtractionState, int]):
             raise IllegalMoveError(f"cannot take {take}: only {state[0]} left in the heap")
         return take
 
+    def compiled_form(self) -> CompiledForm[SubtractionState, int]:
+        """The compiled form (:mod:`gametree.games.subtraction_kernel`); raises
+        :class:`gametree.compiled.KernelError` for takes the kernel cannot hold."""
+        from .subtraction_kernel import compiled_form  # noqa: PLC0415 - the kernel imports this module
+
+        return compiled_form(self)
+
     def render(self, state: SubtractionState) -> str:
         """The heap as a number and a row of counters (up to 60 drawn)."""
         heap = state[0]
@@ -143,5 +153,4 @@ SPEC = GameSpec(
         GameOption("takes", "the numbers a move may take", parse_takes, (3, 4, 5),
                    metavar="3,4,5"),
     ),
-    compiled=lazy_form("gametree.games.subtraction_kernel"),
 )

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from ..compiled.form import lazy_form
 from ..game import Game, IllegalMoveError, PositionError
 from ..registry import GameOption, GameSpec
 from ..values import Value
+
+if TYPE_CHECKING:
+    from ..compiled.form import CompiledForm
 
 WIN_UTILITY = 10
 """What a win is worth to the winner, as seed 003's ``evaluate`` returns it."""
@@ -308,6 +310,13 @@ class MNKGame(Game[Board, int]):
         bit = 1 << cell
         return "X" if state.x & bit else "O" if state.o & bit else "."
 
+    def compiled_form(self) -> CompiledForm[Board, int]:
+        """The compiled form (:mod:`gametree.games.tictactoe_kernel`); raises
+        :class:`gametree.compiled.KernelError` for a board larger than the kernel's 62 cells."""
+        from .tictactoe_kernel import compiled_form  # noqa: PLC0415 - the kernel imports this module
+
+        return compiled_form(self)
+
     def render(self, state: Board) -> str:
         """The board with 0-based row and column numbers, ``.`` for an empty cell."""
         width = len(str(max(self.rows, self.cols) - 1))
@@ -413,5 +422,4 @@ SPEC = GameSpec(
         GameOption("board", "start from this position, rows separated by '/': "
                    "\"xox/oox/___\" (x moves when the counts are equal)", metavar="\"ROWS\""),
     ),
-    compiled=lazy_form("gametree.games.tictactoe_kernel"),
 )
