@@ -2,16 +2,23 @@
 
 Describe a game by implementing :class:`Game`, then search it::
 
-    >>> from gametree import GameTree, minimax
-    >>> tree = GameTree.from_leaves("3 5 2 9 12 5 23 23")
-    >>> minimax(tree).value
+    >>> import gametree
+    >>> tree = gametree.GameTree.from_leaves("3 5 2 9 12 5 23 23")
+    >>> gametree.search(tree).value
     12
+    >>> gametree.minimax(tree).value      # the textbook algorithm, step by step
+    12
+
+:func:`search` is the one way front-ends search: it takes :class:`SearchOptions` and picks the
+tier (the compiled engine when the game has a kernel); see :mod:`gametree.service`.
 """
 
 from .game import ContractError, Game, GameError, IllegalMoveError, PositionError
 from .games.tree import GameTree, load_tree
+from .options import EngineTuning, SearchOptions
 from .reference import alphabeta, minimax, negamax
 from .result import MoveValue, SearchResult, SearchStats
+from .service import SearchSession, iterate, search, solve_batch, tier_for
 from .trace import TraceEvent, Tracer, format_log
 from .values import WIN, Outcome, Value
 
@@ -20,6 +27,7 @@ __version__ = "0.1.0"
 __all__ = [
     "WIN",
     "ContractError",
+    "EngineTuning",
     "Game",
     "GameError",
     "GameTree",
@@ -27,7 +35,9 @@ __all__ = [
     "MoveValue",
     "Outcome",
     "PositionError",
+    "SearchOptions",
     "SearchResult",
+    "SearchSession",
     "SearchStats",
     "TraceEvent",
     "Tracer",
@@ -35,7 +45,11 @@ __all__ = [
     "__version__",
     "alphabeta",
     "format_log",
+    "iterate",
     "load_tree",
     "minimax",
     "negamax",
+    "search",
+    "solve_batch",
+    "tier_for",
 ]

@@ -1,20 +1,17 @@
-"""Every search algorithm by name, behind one call: what front-ends use to run a search."""
+"""The search algorithms by name: the engine and the reference algorithms of the seeds.
+
+Front-ends name an algorithm in :class:`gametree.SearchOptions` (``--algorithm`` on the
+command line); the search service (:mod:`gametree.service`) runs it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
-from .engine import engine_search
-from .game import Game
 from .reference import alphabeta, minimax, negamax
 from .result import SearchResult
-from .trace import Tracer
-
-S = TypeVar("S", bound=Hashable)
-M = TypeVar("M", bound=Hashable)
-
 
 ENGINE = "engine"
 """The name of the engine (:mod:`gametree.engine`) among the algorithms."""
@@ -26,7 +23,9 @@ class Algorithm:
 
     name: str
     summary: str
-    run: Callable[..., SearchResult[Any]]
+    run: Callable[..., SearchResult[Any]] | None
+    """The reference algorithm's function; ``None`` for the engine, which the search service
+    runs on whichever tier suits the game."""
     options: frozenset[str] = frozenset()
 
 
@@ -39,39 +38,12 @@ ALGORITHMS: dict[str, Algorithm] = {
         Algorithm("negamax", "negamax with fail-soft alpha-beta, one function for both sides",
                   negamax, frozenset({"exact_root"})),
         Algorithm(ENGINE, "the engine: alpha-beta with transposition table, move ordering, "
-                  "iterative deepening and time control (docs/engine.md)", engine_search,
-                  frozenset({"exact_root", "time", "nodes", "table", "iterative", "window",
-                             "pvs", "killers", "history"})),
+                  "iterative deepening and time control, compiled when the game has a kernel "
+                  "(docs/engine.md)", None,
+                  frozenset({"exact_root", "time", "nodes", "weak", "tuning"})),
     )
 }
 """The algorithms ``--algorithm`` can name."""
 
 DEFAULT_ALGORITHM = ENGINE
 """What every front-end searches with unless told otherwise: the engine."""
-
-
-def search(
-    game: Game[S, M],
-    state: S | None = None,
-    *,
-    algorithm: str = DEFAULT_ALGORITHM,
-    depth: int | None = None,
-    by_distance: bool = True,
-    seed: int | None = None,
-    tracer: Tracer[S, M] | None = None,
-    **options: Any,
-) -> SearchResult[M]:
-    """Run the algorithm called ``algorithm`` on ``state`` (default: the initial state).
-
-    The default is the engine (:mod:`gametree.engine`). ``options`` are the algorithm's own
-    (``fail_soft``, ``exact_root``; the engine's ``time``, ``nodes``, ``table``, ...); an option
-    the algorithm does not have raises :class:`ValueError` rather than being ignored.
-    """
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; algorithms: {', '.join(ALGORITHMS)}")
-    chosen = ALGORITHMS[algorithm]
-    unknown = sorted(set(options) - chosen.options)
-    if unknown:
-        raise ValueError(f"algorithm {algorithm} has no option {', '.join(unknown)}")
-    return chosen.run(game, state, depth=depth, by_distance=by_distance, seed=seed,
-                      tracer=tracer, **options)

@@ -207,3 +207,32 @@ class Game(ABC, Generic[S, M]):
             texts.append(self.format_move(state, move))
             state = self.play(state, move)
         return texts
+
+
+def checked_player(game: Game[S, M], state: S) -> int:
+    """``game.to_move(state)``, or :class:`ContractError` if it is not the player 0 or 1."""
+    player = game.to_move(state)
+    if player.__class__ is not int or not 0 <= player <= 1:
+        raise ContractError(
+            f"{type(game).__name__}.to_move returned {player!r} for {_shown(state)}: players "
+            f"are numbered 0 (who moves first) and 1")
+    return player
+
+
+def check_root(game: Game[S, M], state: S) -> None:
+    """Raise :class:`ContractError` if ``state``, where a search starts, breaks the contract in
+    a way the search would otherwise misread: a player that is not 0 or 1, or a state (or key)
+    that cannot be hashed, as a transposition table needs."""
+    checked_player(game, state)
+    try:
+        hash(game.key(state))
+    except TypeError:
+        raise ContractError(
+            f"{type(game).__name__}: the state {_shown(state)} (or its key) is not hashable: "
+            f"states must be immutable and hashable values (tuples, ints, frozen dataclasses), "
+            f"not lists or dicts") from None
+
+
+def _shown(state: object) -> str:
+    text = repr(state)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 from .game import Game
@@ -12,6 +12,13 @@ M = TypeVar("M")
 
 Bound = Literal["exact", "lower", "upper"]
 """How a value relates to the true one: ``exact``, or a ``lower`` or ``upper`` bound on it."""
+
+Tier = Literal["python", "compiled"]
+"""Where a search ran: on the game's Python form, or on its compiled (numba) form."""
+
+StopReason = Literal["depth", "end", "proven", "time", "nodes"]
+"""Why a search ended: the ``depth`` asked for was reached, every line reached the ``end`` of
+the game, the result was ``proven`` early, or the ``time`` or ``nodes`` budget ran out."""
 
 
 @dataclass(frozen=True)
@@ -36,7 +43,11 @@ class MoveValue(Generic[M]):
 
 @dataclass
 class SearchStats:
-    """Counters of the work a search did. Node counts are deterministic; time is not."""
+    """Counters of the work a search did, the same for every algorithm and tier.
+
+    Node counts are deterministic (the same search from the same state always counts the
+    same); time is not.
+    """
 
     nodes: int = 0
     """States visited (the root included)."""
@@ -50,22 +61,34 @@ class SearchStats:
     cutoffs: int = 0
     """Times alpha-beta stopped searching a node's remaining moves."""
 
+    first_move_cutoffs: int = 0
+    """The subset of :attr:`cutoffs` caused by the first move tried: a measure of how well
+    moves were ordered (with good ordering, above 90% of the cut-offs)."""
+
+    table_hits: int = 0
+    """Positions valued straight from the transposition table (0 without a table)."""
+
+    table_entries: int = 0
+    """Positions in the transposition table after the search (0 without a table)."""
+
+    iterations: int = 1
+    """Completed iterations of iterative deepening (1 for a single search)."""
+
+    depth_reached: int = 0
+    """The depth of the deepest completed iteration in plies; for a search to the end of the
+    game, the deepest ply any line reached."""
+
+    stopped_by: Literal["time", "nodes"] | None = None
+    """``time`` or ``nodes`` when a budget ended the search (the answer is then that of the
+    deepest completed iteration), else ``None``."""
+
     seconds: float = 0.0
     """Wall-clock time of the search."""
 
-    extra: dict[str, float] = field(default_factory=dict)
-    """Further counters an algorithm keeps (table hits, first-move cut-off rate, ...)."""
-
     def as_dict(self) -> dict[str, Any]:
-        """The counters as a JSON-ready dict (the extra counters are merged in)."""
-        data: dict[str, Any] = {
-            "nodes": self.nodes,
-            "leaves": self.leaves,
-            "evaluations": self.evaluations,
-            "cutoffs": self.cutoffs,
-            "seconds": round(self.seconds, 6),
-        }
-        data.update(self.extra)
+        """The counters as a JSON-ready dict (``seconds`` rounded to microseconds)."""
+        data = asdict(self)
+        data["seconds"] = round(self.seconds, 6)
         return data
 
 
@@ -94,7 +117,11 @@ class SearchResult(Generic[M]):
     """What the search cost."""
 
     algorithm: str
-    """Which algorithm produced this result (``minimax``, ``alphabeta``, ...)."""
+    """Which algorithm produced this result (``minimax``, ``alphabeta``, ``negamax`` or
+    ``engine``)."""
+
+    tier: Tier = "python"
+    """Where the search ran: ``python`` (the game's Python form) or ``compiled``."""
 
     depth: int | None = None
     """The depth limit in plies, or ``None`` for a search to the end of the game."""
@@ -111,6 +138,14 @@ class SearchResult(Generic[M]):
     exhaustive: bool = False
     """True if no heuristic estimate entered the reported values: each is a game result, so
     a 0 is a proven draw (in plain mode, every sign is proven)."""
+
+    complete: bool = False
+    """True if no line was cut off by the depth limit: deeper searches would find the same
+    values (they are the game's own, or an explicit tree's leaf values)."""
+
+    weak: bool = False
+    """True for a weak solve: only win, draw or loss was proven, and values are 1, 0 and -1
+    (:attr:`by_distance` is then false). The line is then only the best move."""
 
     @property
     def exact(self) -> bool:
@@ -132,6 +167,7 @@ class SearchResult(Generic[M]):
         pv = game.format_line(root, self.pv)
         return {
             "algorithm": self.algorithm,
+            "tier": self.tier,
             "value": self.value,
             "value_text": self.value_text(),
             "outcome": self.outcome,
@@ -149,5 +185,6 @@ class SearchResult(Generic[M]):
             "pv": pv,
             "depth": self.depth,
             "distance_scoring": self.by_distance,
+            "weak": self.weak,
             "stats": self.stats.as_dict(),
         }

@@ -6,9 +6,16 @@ import os
 import sys
 from collections.abc import Sequence
 
+from ..compiled.build import set_compile_listener
+from ..compiled.startup import without_blas_probe
 from ..game import GameError
 from . import counting, listing, play, searching
 from .parser import CliParser
+
+
+def _announce(message: str) -> None:
+    """Say on standard error why the command pauses (a kernel is being compiled)."""
+    print(f"gametree: {message}", file=sys.stderr, flush=True)
 
 
 def build_parser() -> CliParser:
@@ -31,8 +38,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad usage or input)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    set_compile_listener(_announce)
     try:
-        status: int = args.run(args)
+        # The built-in kernels never call BLAS: numba's SciPy probe (0.3 s of start-up) is
+        # skipped for the whole command.
+        with without_blas_probe():
+            status: int = args.run(args)
     except (GameError, ValueError) as error:
         print(f"gametree {args.command}: error: {error}", file=sys.stderr)
         return 2

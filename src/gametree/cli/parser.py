@@ -46,16 +46,6 @@ def non_negative_int(text: str) -> int:
     return value
 
 
-class RememberGiven(argparse.Action):
-    """Store the value and note that the option was given (``<dest>_given``), so that a
-    default can be told from an explicit choice (``--tier auto`` needs to know)."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:
-        setattr(namespace, self.dest, values)
-        setattr(namespace, f"{self.dest}_given", True)
-
-
 def _seconds(text: str, *, allow_zero: bool) -> float:
     try:
         value = float(text)
@@ -89,14 +79,14 @@ def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: st
     """The options every searching command shares."""
     group = parser.add_argument_group("search")
     group.add_argument("--algorithm", choices=list(ALGORITHMS), default=default_algorithm,
-                       action=RememberGiven,
                        help=f"search algorithm (default: {default_algorithm})")
     group.add_argument("--depth", type=non_negative_int, metavar="N",
                        help="look N plies ahead, then use the game's heuristic "
                             "(default: search to the end of the game)")
     group.add_argument("--time", type=positive_seconds, metavar="SECONDS",
-                       help="engine only: think at most this long, then answer with the "
-                            "deepest search completed (with or without --depth)")
+                       help="think at most this long, then answer with the deepest search "
+                            "completed (with or without --depth; the reference algorithms "
+                            "keep it approximately, by iterative deepening)")
     group.add_argument("--nodes", type=positive_int, metavar="N",
                        help="engine only: visit at most about N positions, then answer with "
                             "the deepest search completed")
@@ -114,7 +104,7 @@ def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: st
     group.add_argument("--tier", choices=("auto", "python", "compiled"), default="auto",
                        help="python: search the game's Python form; compiled: its compiled "
                             "(numba) form; auto (default): compiled when the game has one and "
-                            "no Python-only option (--algorithm, --fail-hard, trace) is given")
+                            "the search is the engine's, untraced")
     group.add_argument("--weak", action="store_true",
                        help="prove only win, draw or loss (faster on the compiled tier)")
     parser.add_argument("--moves", metavar="\"M M ...\"",

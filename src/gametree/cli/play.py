@@ -7,11 +7,9 @@ import sys
 from typing import Any
 
 from ..algorithms import ALGORITHMS, DEFAULT_ALGORITHM
-from ..compiled.startup import without_blas_probe
 from ..registry import get
 from .parser import (
     CliParser,
-    RememberGiven,
     add_game_commands,
     fail,
     non_negative_seconds,
@@ -19,7 +17,6 @@ from .parser import (
     positive_seconds,
 )
 from .position import game_and_position
-from .tiers import compiled_form
 
 DEFAULT_TIME = 3.0
 """Seconds per move when neither ``--depth``, ``--time`` nor ``--perfect`` is given."""
@@ -62,12 +59,11 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
                           help="search every move to the end of the game (perfect play; only "
                                "for small games)")
     strength.add_argument("--algorithm", choices=list(ALGORITHMS), default=DEFAULT_ALGORITHM,
-                          action=RememberGiven,
                           help=f"the search the engine uses (default: {DEFAULT_ALGORITHM})")
     strength.add_argument("--tier", choices=("auto", "python", "compiled"), default="auto",
                           help="python: the engine searches the game's Python form; compiled: "
                                "its compiled (numba) form, many times faster; auto (default): "
-                               "compiled when the game has one and no --algorithm is given")
+                               "compiled when the game has one and the algorithm is the engine")
     strength.add_argument("--seed", type=int, metavar="N",
                           help="break ties between equally good moves at random from seed N, "
                                "so that games vary")
@@ -107,8 +103,7 @@ def run_play(args: argparse.Namespace) -> int:
     game, start = game_and_position(args)
     time_per_move, depth = _time_and_depth(args)
     opponent = SearchOpponent(depth=depth, time_per_move=time_per_move,
-                              algorithm=args.algorithm, seed=args.seed,
-                              compiled=compiled_form(args, game))
+                              algorithm=args.algorithm, seed=args.seed, tier=args.tier)
     mover = game.to_move(start)
     human: int | None = None
     if not args.watch:
@@ -122,10 +117,7 @@ def run_play(args: argparse.Namespace) -> int:
         style=Style(wants_color(args.color, sys.stdout)), notation=get(args.game).notation,
         show_thinking=stdout_tty, delay=delay,
     )
-    # numba initialises here, for the whole game; the built-in kernels never call BLAS, so
-    # its SciPy probe (0.3 s of start-up) is skipped.
-    with without_blas_probe():
-        opponent.prepare()
+    opponent.prepare(game)  # compiled code loads (or compiles) now, not in the first move's time
     return session.run()
 
 

@@ -1,74 +1,42 @@
-"""The ``solve``, ``analyze`` and ``trace`` commands: search a position and report."""
+"""The ``solve``, ``analyze`` and ``trace`` commands: search a position and report.
+
+Every search goes through the search service (:func:`gametree.search`) with one
+:class:`~gametree.SearchOptions` made from the command line once per command; the service
+chooses the tier.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..algorithms import ALGORITHMS, DEFAULT_ALGORITHM, search
+from ..algorithms import DEFAULT_ALGORITHM
 from ..game import Game, GameError
+from ..options import SearchOptions
 from ..registry import GameSpec, get, play_moves
 from ..result import SearchResult
+from ..service import search
 from ..trace import Tracer, format_log
 from .parser import CliParser, add_game_commands, add_search_options, fail, game_options
 from .position import game_and_position
 from .report import position_text, result_text
-from .tiers import compiled_form, search_compiled, weakened
 
-_ALGORITHM_FLAGS = {"fail_soft": "--fail-hard", "exact_root": "--exact", "time": "--time",
-                   "nodes": "--nodes"}
-
-
-def _algorithm_options(args: argparse.Namespace, *, exact_root: bool) -> dict[str, Any]:
-    """The algorithm-specific options the user set, refused where the algorithm lacks them."""
-    chosen: dict[str, Any] = {}
-    if not args.fail_soft:
-        chosen["fail_soft"] = False
-    if args.exact_root or exact_root:
-        chosen["exact_root"] = True
-    for budget in ("time", "nodes"):
-        if getattr(args, budget, None) is not None:
-            chosen[budget] = getattr(args, budget)
-    supported = ALGORITHMS[args.algorithm].options
-    for name in chosen:
-        if name not in supported and not (name == "exact_root" and args.algorithm == "minimax"):
-            fail(f"{_ALGORITHM_FLAGS[name]} does not apply to --algorithm {args.algorithm}")
-    if args.algorithm == "minimax":
-        chosen.pop("exact_root", None)  # minimax values every root move exactly anyway
-    return chosen
+TRACE_ALGORITHM = "alphabeta"
+"""What ``trace`` runs unless ``--algorithm`` says otherwise: seed 004's alpha-beta, whose log
+the trace reproduces, rather than the engine (whose preliminary probes and table would make the
+log hard to follow for a learner)."""
 
 
-def _searcher(args: argparse.Namespace, game: Game[Any, Any], *, exact_root: bool,
-              tracer: Tracer[Any, Any] | None = None) -> Callable[[Any], SearchResult[Any]]:
-    """How this command searches positions of ``game``: the options checked and the tier
-    chosen once, however many positions follow (a moves file has a thousand)."""
-    traced = tracer is not None and tracer.enabled
-    if args.weak and (args.depth is not None or args.time is not None
-                      or args.nodes is not None):
-        fail("--weak proves the result of the game: it takes no --depth, --time or --nodes")
-    form = compiled_form(args, game, traced=traced)
-    if form is not None:
-        return lambda state: search_compiled(args, form, state, exact_root=exact_root)
-    options = _algorithm_options(args, exact_root=exact_root)
-
-    def on_python_tier(state: Any) -> SearchResult[Any]:
-        result = search(game, state, algorithm=args.algorithm, depth=args.depth,
-                        by_distance=args.by_distance, seed=args.seed, tracer=tracer,
-                        **options)
-        return weakened(result) if args.weak else result
-
-    return on_python_tier
-
-
-def _run_search(args: argparse.Namespace, *, exact_root: bool,
-                traced: bool = False) -> tuple[Any, Any, SearchResult[Any], Tracer[Any, Any]]:
-    game, state = game_and_position(args)
-    tracer: Tracer[Any, Any] = Tracer(game) if traced else Tracer.off()
-    result = _searcher(args, game, exact_root=exact_root, tracer=tracer)(state)
-    return game, state, result, tracer
+def search_options(args: argparse.Namespace, *, exact_root: bool = False) -> SearchOptions:
+    """The command line's search options as one :class:`SearchOptions` (checked here: a bad
+    combination ends the command with a one-line error)."""
+    return SearchOptions(
+        algorithm=args.algorithm, depth=args.depth, time=args.time,
+        nodes=args.nodes, by_distance=args.by_distance, weak=args.weak,
+        exact_root=args.exact_root or exact_root, seed=args.seed, fail_soft=args.fail_soft,
+        tier=args.tier)
 
 
 def _report(args: argparse.Namespace, *, exact_root: bool, analysis: bool) -> int:
@@ -76,7 +44,9 @@ def _report(args: argparse.Namespace, *, exact_root: bool, analysis: bool) -> in
     if getattr(args, "moves_file", None) is not None:
         return _run_moves_file(args, exact_root=exact_root)
     spec = get(args.game)
-    game, state, result, _ = _run_search(args, exact_root=exact_root)
+    options = search_options(args, exact_root=exact_root)
+    game, state = game_and_position(args)
+    result = search(game, state, options)
     if args.json:
         print(json.dumps(spec.result_json(game, state, result)))
     else:
@@ -92,8 +62,10 @@ def _print_extras(spec: GameSpec, game: Game[Any, Any], state: Any,
     """The game's extra result fields (Connect Four's Pons score) as ``name: value`` lines."""
     if spec.extra_json is None:
         return
+    missing = "not computed (a weak solve proves only win, draw or loss)" if result.weak \
+        else "not proven"
     for name, value in spec.extra_json(game, state, result).items():
-        print(f"{name}: {'not proven' if value is None else value}")
+        print(f"{name}: {missing if value is None else value}")
 
 
 def _read_moves_file(spec: GameSpec, game: Game[Any, Any],
@@ -126,11 +98,11 @@ def _run_moves_file(args: argparse.Namespace, *, exact_root: bool) -> int:
     if args.moves:
         fail("give either --moves or --moves-file, not both")
     spec = get(args.game)
+    options = search_options(args, exact_root=exact_root)
     game = spec.make(**game_options(args))
     positions = _read_moves_file(spec, game, args.moves_file)
-    searched = _searcher(args, game, exact_root=exact_root)
     for number, moves, state, expected in positions:
-        result = searched(state)
+        result = search(game, state, options)
         document: dict[str, Any] = {"line": number, "position": moves}
         document.update(spec.result_json(game, state, result))
         if expected:
@@ -154,7 +126,10 @@ def run_analyze(args: argparse.Namespace) -> int:
 def run_trace(args: argparse.Namespace) -> int:
     """``gametree trace``: the search's log, step by step."""
     spec = get(args.game)
-    game, state, result, tracer = _run_search(args, exact_root=False, traced=True)
+    options = search_options(args)
+    game, state = game_and_position(args)
+    tracer: Tracer[Any, Any] = Tracer(game)
+    result = search(game, state, options, tracer=tracer)
     if args.json:
         document = spec.result_json(game, state, result)
         document["events"] = [event.as_dict() for event in tracer.events]
@@ -162,10 +137,20 @@ def run_trace(args: argparse.Namespace) -> int:
     else:
         print(position_text(game, state))
         print()
+        print(f"trace of {_described(options)}:")
         print(format_log(tracer.events, by_distance=args.by_distance))
         print(result_text(game, state, result))
         _print_extras(spec, game, state, result)
     return 0
+
+
+def _described(options: SearchOptions) -> str:
+    """The algorithm a trace shows, in a few words (``alphabeta, fail-soft, to depth 2``)."""
+    words = [options.algorithm]
+    if options.algorithm == "alphabeta":
+        words.append("fail-soft" if options.fail_soft else "fail-hard")
+    words.append("to the end" if options.depth is None else f"to depth {options.depth}")
+    return ", ".join(words)
 
 
 def add_commands(subparsers: Any) -> None:
@@ -176,15 +161,17 @@ def add_commands(subparsers: Any) -> None:
          "principal variation and the value of every root move."),
         ("analyze", run_analyze, "the exact value of every legal move",
          "Search every legal move with a full window and print each one's exact value "
-         "(seed 000's \"Score for position i\")."),
+         "(seed 000's \"Score for move i\")."),
         ("trace", run_trace, "print the search step by step (seed 004's log)",
          "Print every step of the search as an indented log in the style of seed 004's Sticks "
-         "game: moves tried, scores, alpha and beta, pruned branches. Use --depth to keep it "
-         "short, --json for the events as data."),
+         "game: moves tried, scores, alpha and beta, pruned branches. The search is "
+         f"{TRACE_ALGORITHM} (seed 004's) unless --algorithm names another. Use --depth to "
+         "keep it short, --json for the events as data."),
     )
     for name, run, summary, description in commands:
         common = CliParser(add_help=False)
-        add_search_options(common, default_algorithm=DEFAULT_ALGORITHM)
+        default = TRACE_ALGORITHM if run is run_trace else DEFAULT_ALGORITHM
+        add_search_options(common, default_algorithm=default)
         if run is not run_trace:
             common.add_argument(
                 "--moves-file", metavar="FILE",

@@ -90,7 +90,7 @@ C_CUTOFFS = 3
 C_FIRST_CUTOFFS = 4
 C_TABLE_HITS = 5
 C_ABORTED = 6
-C_CYCLES = 7
+C_PROVEN = 7
 C_NODE_LIMIT = 8
 C_BY_DISTANCE = 9
 C_DIRTY_COUNT = 10
@@ -102,6 +102,8 @@ C_SCORES = 15
 C_DIRTY = 16
 C_DIRTY_CAPACITY = 17
 C_TABLE = 18
+C_ENTRIES = 19
+C_DEEPEST = 20
 HEAD_SIZE = 24
 
 STEP = 2 if ALTERNATING and WINNER_MOVES_LAST else 1
@@ -146,6 +148,7 @@ def clear(ws: Any) -> None:
             ws[slot + 1] = 0
     ws[C_DIRTY_COUNT] = 0
     ws[C_DIRTY_OVERFLOW] = 0
+    ws[C_ENTRIES] = 0
 
 
 @njit(cache=True, inline="always")
@@ -194,6 +197,7 @@ def store(ws: Any, key: int, ply: int, depth: int, best: int, alpha: int, beta: 
     slot = slot_of(key, ws)
     old = ws[slot + 1]
     if old == 0:  # filled for the first time since the table was cleared: remember it
+        ws[C_ENTRIES] += 1
         count = ws[C_DIRTY_COUNT]
         if count < ws[C_DIRTY_CAPACITY]:
             ws[ws[C_DIRTY] + count] = slot
@@ -228,6 +232,14 @@ def terminal(utility: int, mover: int, ply: int, by_distance: int) -> int:
     if utility < 0:
         return -(WIN - ply)
     return 0
+
+
+@njit(cache=True, inline="always")
+def leaf(ply: int, ws: Any) -> None:
+    """Count a leaf at ``ply`` (and the deepest ply reached)."""
+    ws[C_LEAVES] += 1
+    if ply > ws[C_DEEPEST]:  # noqa: PLR1730 -- stores only when deeper
+        ws[C_DEEPEST] = ply
 
 
 @njit(cache=True, inline="always")
@@ -292,7 +304,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
         # once are dropped; if no move is left, the opponent wins with its next move.
         count = k_non_losing_moves(state, out)
         if count == 0:
-            ws[C_LEAVES] += 1
+            leaf(ply, ws)
             return -(WIN - (ply + 2))
         # Neither side can now win sooner than this (Pons' min and max scores); a game whose
         # remaining plies allow neither is a draw.
@@ -302,29 +314,29 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
         if alpha < lowest:
             alpha = lowest
             if alpha >= beta:
-                ws[C_LEAVES] += 1
+                leaf(ply, ws)
                 return alpha
         if beta > highest:
             beta = highest
             if alpha >= beta:
-                ws[C_LEAVES] += 1
+                leaf(ply, ws)
                 return beta
         if depth <= 0:
-            ws[C_LEAVES] += 1
+            leaf(ply, ws)
             ws[C_EVALUATIONS] += 1
             return min(max(heuristic(state, mover), lowest), highest)
     else:
         utility = k_outcome(state)
         if utility != ONGOING:
-            ws[C_LEAVES] += 1
+            leaf(ply, ws)
             return terminal(utility, mover, ply, by_distance)
         if depth <= 0 or ply >= MAX_PLY - 1:
-            ws[C_LEAVES] += 1
+            leaf(ply, ws)
             ws[C_EVALUATIONS] += 1
             return heuristic(state, mover)
         count = k_moves(state, out)
         if count == 0:  # a horizon: no moves, yet not finished (see the Game contract)
-            ws[C_LEAVES] += 1
+            leaf(ply, ws)
             ws[C_EVALUATIONS] += 1
             return heuristic(state, mover)
 
@@ -398,16 +410,16 @@ def probe(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) -> i
     mover = k_to_move(state)
     if utility != ONGOING:
         ws[C_NODES] += 1
-        ws[C_LEAVES] += 1
+        leaf(ply, ws)
         return terminal(utility, mover, ply, ws[C_BY_DISTANCE])
     if depth <= 0:
         ws[C_NODES] += 1
-        ws[C_LEAVES] += 1
+        leaf(ply, ws)
         ws[C_EVALUATIONS] += 1
         return heuristic(state, mover)
     if HAS_THREATS and ws[C_BY_DISTANCE] and k_can_win_next(state):
         ws[C_NODES] += 1
-        ws[C_LEAVES] += 1
+        leaf(ply, ws)
         return WIN - (ply + 1)
     return negamax(state, ply, depth, alpha, beta, ws)
 
@@ -482,18 +494,24 @@ def solve(state: Any, ply: int, weak: bool, ws: Any) -> int:
     Running the full narrowing until the sign is known visited far fewer positions on his L2
     and L1 sets here — L1_R1: about 2,700 a position instead of about 20,000 — and a few
     more on L3_R1: 44 instead of 29; see docs/benchmarks.md.)
+
+    ``ws[C_PROVEN]`` receives what was proven as a value: the exact value, or for a weak solve
+    of a win, a value the win reaches at least (a bound on how quick it is).
     """
     utility = k_outcome(state)
     by_distance = ws[C_BY_DISTANCE]
     if utility != ONGOING:
         ws[C_NODES] += 1
-        ws[C_LEAVES] += 1
+        leaf(ply, ws)
         value = terminal(utility, k_to_move(state), ply, by_distance)
+        ws[C_PROVEN] = value
         return (value > 0) - (value < 0) if weak else value
     if HAS_THREATS and by_distance and k_can_win_next(state):
+        ws[C_PROVEN] = WIN - (ply + 1)
         return 1 if weak else WIN - (ply + 1)
     if not (HAS_PLIES_LEFT and by_distance):
         value = negamax(state, ply, np.int64(EXHAUSTIVE), np.int64(-INF), np.int64(INF), ws)
+        ws[C_PROVEN] = value
         return (value > 0) - (value < 0) if weak else value
     # Scores measure what is left of the game when it ends (horizon - p for a result p plies
     # from the root of the whole search; this state is ``ply`` plies from it).
@@ -523,8 +541,172 @@ def solve(state: Any, ply: int, weak: bool, ws: Any) -> int:
         else:
             low = min(score_of(result, horizon, True), high)
     if weak:
+        # What the narrowing proved, as a value: a win at least this quick (the root's moves
+        # are then tested against it, cheaply), or the draw.
+        ws[C_PROVEN] = threshold_of(low - 1, horizon) + 1 if low > 0 else 0
         return 1 if low > 0 else -1 if high < 0 else 0
-    return value_of_score(low, horizon, ply)
+    value = value_of_score(low, horizon, ply)
+    ws[C_PROVEN] = value
+    return value
+
+
+# -- the root: every move's value, the best move and the line ------------------------------
+
+# The layout of ``out``, the array the root functions fill (:func:`search_root`).
+R_VALUE = 0
+R_COUNT = 1
+R_BEST = 2
+R_PV_LENGTH = 3
+R_ENTRIES = 4
+"""Three words per root move from here: the move, its value, its bound (B_*)."""
+R_PV = R_ENTRIES + 3 * MAX_MOVES
+"""The principal variation's moves from here."""
+R_SIZE = R_PV + MAX_PLY
+
+B_EXACT = 0
+B_UPPER = 1
+"""The move's value is at most the one given (it was refuted, or not examined)."""
+
+MODE_WEAK = 1
+MODE_EXACT_ROOT = 2
+MODE_LINE = 4
+
+
+@njit(cache=True, inline="always")
+def side(state: Any, child: Any) -> int:
+    """+1 if the player to move in ``child`` is the one of ``state``, else -1."""
+    if ALTERNATING:
+        return -1
+    return 1 if k_to_move(child) == k_to_move(state) else -1
+
+
+@njit(cache=True)
+def at_least(child: Any, sign: int, ply: int, wanted: int, depth: int, ws: Any) -> Any:
+    """Is the move to ``child`` worth ``wanted`` for the player before it (the most it can be
+    worth)? Then (wanted, B_EXACT); else (an upper bound on its value, B_UPPER). ``sign`` as
+    :func:`side` gives it; values are counted from the root."""
+    if sign < 0:  # worth >= wanted  <=>  the child's value <= -wanted
+        result = probe(child, ply, depth, -wanted, -wanted + 1, ws)
+        if result <= -wanted:
+            return wanted, B_EXACT
+        return -result, B_UPPER
+    result = probe(child, ply, depth, wanted - 1, wanted, ws)
+    if result >= wanted:
+        return wanted, B_EXACT
+    return result, B_UPPER
+
+
+@njit(cache=True)
+def search_root(state: Any, first: int, depth: int, mode: int, ws: Any, out: Any) -> None:
+    """Search the root ``state``: its value, every move's value or bound, the best move and
+    (``MODE_LINE``) the principal variation, into ``out`` (the R_* layout).
+
+    ``depth`` is :data:`EXHAUSTIVE` for a solve to the end of the game (``MODE_WEAK``: win,
+    draw or loss only, reported as 1, 0, -1); else the root is probed at each depth from
+    ``first`` to ``depth`` (iterative deepening: each fills the table with best moves for the
+    next), and its moves at ``depth``. Without ``MODE_EXACT_ROOT`` a move that cannot reach
+    the root's value gets an upper bound, found by one null-window test. The best move is the
+    first, in the kernel's order, that reaches the root's value. A search stopped by the node
+    limit leaves ``ws[C_ABORTED]`` set and ``out`` unfinished.
+    """
+    weak = (mode & MODE_WEAK) != 0
+    exhaustive = depth >= EXHAUSTIVE
+    zero = np.int64(0)
+    if exhaustive:
+        value = solve(state, zero, weak, ws)
+    else:
+        value = zero
+        for d in range(first, depth + 1):
+            value = probe(state, zero, np.int64(d), np.int64(-INF), np.int64(INF), ws)
+    out[R_VALUE] = value
+    out[R_COUNT] = 0
+    out[R_BEST] = -1
+    out[R_PV_LENGTH] = 0
+    if ws[C_ABORTED] or depth == 0 or k_outcome(state) != ONGOING:
+        return
+    row = ws[C_MOVES] + (MAX_PLY + 1) * (2 * MAX_MOVES)  # a row no search below uses
+    count = k_moves(state, ws[row:row + MAX_MOVES])
+    out[R_COUNT] = count
+    child_depth = np.int64(EXHAUSTIVE) if exhaustive else np.int64(max(depth - 1, 0))
+    one = np.int64(1)
+    best = -1
+    for i in range(count):
+        move = ws[row + i]
+        child = k_play(state, move)
+        sign = side(state, child)
+        entry = R_ENTRIES + 3 * i
+        out[entry] = move
+        bound = B_EXACT
+        if weak:
+            if value < 0 or best >= 0:  # every move loses; or one keeps the result already
+                worth = value
+                bound = B_EXACT if value < 0 else B_UPPER
+            else:
+                worth, bound = at_least(child, sign, one, ws[C_PROVEN], child_depth, ws)
+                if bound == B_EXACT:
+                    worth = value
+                elif value == 0:  # a draw: a move that cannot keep it loses
+                    worth, bound = -1, B_EXACT
+                else:  # no quick enough win: nothing more is known
+                    worth = 1
+        elif mode & MODE_EXACT_ROOT:
+            if exhaustive:
+                worth = sign * solve(child, one, False, ws)
+            else:
+                worth = sign * probe(child, one, child_depth, np.int64(-INF), np.int64(INF), ws)
+        else:
+            worth, bound = at_least(child, sign, one, value, child_depth, ws)
+        if ws[C_ABORTED]:
+            return
+        out[entry + 1] = worth
+        out[entry + 2] = bound
+        if best < 0 and bound == B_EXACT and worth == value:
+            best = i
+    if best < 0:
+        # Only under a depth limit, where table entries from deeper searches can make a root
+        # move look better than the root's own search found: take the best value seen.
+        best = 0
+        for i in range(1, count):
+            if out[R_ENTRIES + 3 * i + 1] > out[R_ENTRIES + 3 * best + 1]:
+                best = i
+        out[R_VALUE] = out[R_ENTRIES + 3 * best + 1]
+    out[R_BEST] = best
+    if mode & MODE_LINE:
+        line(state, out[R_ENTRIES + 3 * best], out[R_VALUE], depth, ws, out)
+
+
+@njit(cache=True)
+def line(state: Any, best: int, value: int, depth: int, ws: Any, out: Any) -> None:
+    """The principal variation from ``state`` after ``best``, into ``out`` (R_PV on): from each
+    position the first move, in the kernel's order, that keeps ``value``, until the game ends
+    (or, under a depth limit, the depth runs out or no move matches the value any more)."""
+    out[R_PV] = best
+    length = 1
+    position = k_play(state, best)
+    value = -value if side(state, position) < 0 else value  # seen from the player to move
+    row = ws[C_MOVES] + (MAX_PLY + 1) * (2 * MAX_MOVES)
+    limit = MAX_PLY - 2 if depth >= EXHAUSTIVE else depth
+    ply = 1
+    while ply < limit and k_outcome(position) == ONGOING:
+        child_depth = np.int64(EXHAUSTIVE) if depth >= EXHAUSTIVE else np.int64(depth - ply - 1)
+        count = k_moves(position, ws[row:row + MAX_MOVES])
+        chosen = -1
+        for i in range(count):
+            child = k_play(position, ws[row + i])
+            if at_least(child, side(position, child), np.int64(ply + 1), value, child_depth,
+                        ws)[1] == B_EXACT:
+                chosen = i
+                break
+        if chosen < 0 or ws[C_ABORTED]:
+            break
+        move = ws[row + chosen]
+        child = k_play(position, move)
+        out[R_PV + length] = move
+        length += 1
+        value = -value if side(position, child) < 0 else value
+        position = child
+        ply += 1
+    out[R_PV_LENGTH] = length
 
 
 @njit(cache=True)

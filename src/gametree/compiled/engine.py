@@ -2,40 +2,46 @@
 
 :class:`CompiledEngine` owns the workspace of one kernel (transposition table, move buffers,
 counters: see ``_engine.py``) and calls its compiled entry points. Results come back as
-:class:`gametree.SearchResult`, on the same value scale and with the same fields as the Python
-tier's, so front-ends treat both tiers alike (the ``algorithm`` field says ``compiled``).
+:class:`gametree.SearchResult` and per-depth reports as :class:`gametree.engine.Iteration`, on
+the same value scale and with the same fields and statistics as the Python tier's (the result's
+``tier`` says ``compiled``). Most programs search through :func:`gametree.search`, which picks
+this engine by itself when a game has a kernel; this class works on kernel states directly.
 
 Two ways to solve:
 
-* :meth:`CompiledEngine.search` (and :meth:`CompiledEngine.solve`) give a full result: the
-  value, the best move, every root move's value (exact or a bound) and the principal variation;
+* :meth:`CompiledEngine.search` (and :meth:`CompiledEngine.iterate`, a report per depth) give a
+  full result: the value, the best move, every root move's value (exact or a bound) and the
+  principal variation. The root is searched by one compiled call (``search_root``);
 * :meth:`CompiledEngine.score` and :meth:`CompiledEngine.solve_many` give only the value and the
   node count, which is what Pons' benchmark measures.
 
 Weak solving (``weak=True``) proves only win, draw or loss: the result then carries plain
 values (1, 0, -1 for the player to move) with ``by_distance`` false, as a search with distance
 scoring off would report them.
+
+The table keeps its entries from one search to the next (they stay true) as long as the
+scoring mode stays the same: entries stored under distance scoring hold values that plain
+scoring reads differently, so a search in the other mode empties the table first.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..engine.limits import Limits
-from ..result import Bound, MoveValue, SearchResult, SearchStats
+from ..engine.report import Iteration
+from ..options import DEFAULT_TABLE_BITS
+from ..result import Bound, MoveValue, SearchResult, SearchStats, StopReason
 from ..values import classify
 from . import build
-from .kernel import ONGOING, Kernel
+from .kernel import ONGOING, Kernel, is_state
 
-DEFAULT_TABLE_BITS = 22
-"""log2 of the table's entries by default: 4M entries of 16 bytes (64 MiB)."""
-
-ALGORITHM = "compiled"
-"""The ``algorithm`` name of compiled results."""
+ALGORITHM = "engine"
+"""The ``algorithm`` name of compiled results (the tier is ``compiled``)."""
 
 # The head of the workspace (mirrors the C_* slots of _engine.py).
 _C_NODES, _C_LEAVES, _C_EVALUATIONS, _C_CUTOFFS, _C_FIRST_CUTOFFS, _C_TABLE_HITS = range(6)
@@ -48,11 +54,17 @@ _C_MOVES = 14
 _C_DIRTY = 16
 _C_DIRTY_CAPACITY = 17
 _C_TABLE = 18
+_C_ENTRIES = 19
+_C_DEEPEST = 20
 _HEAD_SIZE = 24
 _EXHAUSTIVE = 1 << 40
 _INF = 1_000_002
 _MAX_DEPTH = 250
 _NO_LIMIT = 1 << 62
+# The root's answer (mirrors the R_*, B_* and MODE_* constants of _engine.py).
+_R_VALUE, _R_COUNT, _R_BEST, _R_PV_LENGTH, _R_ENTRIES = range(5)
+_B_EXACT = 0
+_MODE_WEAK, _MODE_EXACT_ROOT, _MODE_LINE = 1, 2, 4
 
 
 @dataclass
@@ -78,8 +90,9 @@ class CompiledEngine:
 
     Creating one compiles the kernel's engine, or loads it from the on-disk cache (see
     :mod:`gametree.compiled.build`). ``table_bits`` sets the table size: ``2**table_bits``
-    entries of 16 bytes. The table is kept from one search to the next (its entries stay
-    true); :meth:`new_search` empties it.
+    entries of 16 bytes. The table is kept from one search to the next while the scoring mode
+    stays the same; :meth:`new_search` empties it. An engine is not safe to use from two
+    threads at once (:func:`gametree.search` gives each thread an engine of its own).
 
     The table's memory comes from the operating system as untouched zero pages, so a new
     engine is ready at once and a short search pays only for the pages it uses.
@@ -98,6 +111,9 @@ class CompiledEngine:
         self._module, needs_compiling = build.engine_module(kernel)
         self._ws = self._workspace(kernel, table_bits, prefault)
         self._buffer = np.zeros(kernel.max_moves, dtype=np.int64)
+        self._out = np.zeros(self._module.R_SIZE, dtype=np.int64)
+        self._empty = True
+        """True while the table holds nothing (so that emptying it can be skipped)."""
         if needs_compiling:
             # Compile every entry point now, so that the cache is complete and no later
             # process (nor a later call in this one) pauses to compile. A cached kernel is
@@ -137,44 +153,69 @@ class CompiledEngine:
         if module.legal_moves(state, self._buffer) > 0:
             module.play(state, int(self._buffer[0]))
         ws[_C_NODE_LIMIT] = 1  # stop at once: only the compilation matters here
-        module.probe(state, 0, 1, -_INF, _INF, ws)
-        module.solve(state, 0, False, ws)
+        module.search_root(state, 1, 1, _MODE_LINE, ws, self._out)
+        module.line(state, int(self._buffer[0]), 0, 1, ws, self._out)
         empty = np.zeros(1, dtype=np.int64)
         module.solve_many(self._state_rows([state]), False, empty, empty.copy(),
                           empty.copy(), ws)
         ws[_C_NODE_LIMIT] = _NO_LIMIT
+        self._empty = False
         self.new_search()
 
     def _state_rows(self, states: Sequence[Any]) -> Any:
         size = self.kernel.state_size
         rows = self._np.zeros((len(states), max(size, 1)), dtype=self._np.int64)
         for i, state in enumerate(states):
-            rows[i] = state if size else (state,)
+            rows[i] = self.checked(state) if size else (self.checked(state),)
         return rows
+
+    def checked(self, state: Any) -> Any:
+        """``state`` if it is a state of this kernel (an int, or a tuple of as many ints as the
+        kernel's initial state); else :class:`ValueError`. A Python-tier state of the same
+        game is not a kernel state: translate it with the game's compiled form first."""
+        size = self.kernel.state_size
+        if is_state(state) and (isinstance(state, int) if size == 0 else len(state) == size):
+            return state
+        shape = "an int" if size == 0 else f"a tuple of {size} ints"
+        raise ValueError(f"{state!r} is not a state of the {self.kernel.name} kernel "
+                         f"({shape}); translate a Python-tier state with the game's "
+                         f"compiled_form().encode")
 
     # -- the table and the counters ------------------------------------------------------------
 
     def new_search(self) -> None:
         """Empty the table (at the cost of the slots used since it was last emptied, not of
         the whole table) and reset the counters."""
-        self._module.clear(self._ws)
+        if not self._empty:
+            self._module.clear(self._ws)
+            self._empty = True
         self._reset_counters()
 
-    def _reset_counters(self) -> None:
-        self._ws[:_C_ABORTED + 1] = 0
-
-    def _stats(self, seconds: float) -> SearchStats:
+    def _use_table(self, by_distance: bool) -> None:
+        """Make the table ready for a search in this scoring mode: entries stored in the other
+        mode would be misread, so they go."""
         ws = self._ws
-        cutoffs = int(ws[_C_CUTOFFS])
-        extra: dict[str, float] = {
-            "table_hits": int(ws[_C_TABLE_HITS]),
-            "first_move_cutoffs": int(ws[_C_FIRST_CUTOFFS]),
-        }
-        if cutoffs:
-            extra["first_move_cutoff_rate"] = round(int(ws[_C_FIRST_CUTOFFS]) / cutoffs, 4)
-        return SearchStats(nodes=int(ws[_C_NODES]), leaves=int(ws[_C_LEAVES]),
-                           evaluations=int(ws[_C_EVALUATIONS]), cutoffs=cutoffs,
-                           seconds=seconds, extra=extra)
+        mode = 1 if by_distance else 0
+        if ws[_C_BY_DISTANCE] != mode:
+            self.new_search()
+            ws[_C_BY_DISTANCE] = mode
+        self._empty = False
+
+    def _reset_counters(self) -> None:
+        ws = self._ws
+        ws[:_C_ABORTED + 1] = 0
+        ws[_C_DEEPEST] = 0
+
+    def _stats(self, run: _Run) -> SearchStats:
+        ws = self._ws
+        return SearchStats(
+            nodes=int(ws[_C_NODES]), leaves=int(ws[_C_LEAVES]),
+            evaluations=int(ws[_C_EVALUATIONS]), cutoffs=int(ws[_C_CUTOFFS]),
+            first_move_cutoffs=int(ws[_C_FIRST_CUTOFFS]), table_hits=int(ws[_C_TABLE_HITS]),
+            table_entries=int(ws[_C_ENTRIES]), iterations=run.iterations,
+            depth_reached=run.depth_reached,
+            stopped_by=run.stop if run.stop in ("time", "nodes") else None,
+            seconds=_clock() - run.started)
 
     # -- the rules, called from Python (compiled, so identical to what the search sees) --------
 
@@ -201,8 +242,9 @@ class CompiledEngine:
 
     def score(self, state: Any, *, weak: bool = False) -> tuple[int, int]:
         """The value of ``state`` (weak: its sign) and the nodes visited, from an empty table."""
+        state = self.checked(state)
         self.new_search()
-        self._ws[_C_BY_DISTANCE] = 1
+        self._use_table(True)
         value = self._module.solve(state, 0, weak, self._ws)
         return int(value), int(self._ws[_C_NODES])
 
@@ -218,7 +260,7 @@ class CompiledEngine:
         nodes = np.zeros(len(states), dtype=np.int64)
         ticks = np.zeros(len(states), dtype=np.int64)
         self.new_search()
-        self._ws[_C_BY_DISTANCE] = 1
+        self._use_table(True)
         started_ticks = _read_cycles(self._module)
         started = time.perf_counter()
         self._module.solve_many(rows, weak, values, nodes, ticks, self._ws)
@@ -229,11 +271,6 @@ class CompiledEngine:
 
     # -- full searches -----------------------------------------------------------------------
 
-    def solve(self, state: Any, *, weak: bool = False, exact_root: bool = False,
-              seed: int | None = None) -> SearchResult[int]:
-        """Solve ``state`` exactly (``weak``: win, draw or loss only). See :meth:`search`."""
-        return self.search(state, weak=weak, exact_root=exact_root, seed=seed)
-
     def search(self, state: Any, *, depth: int | None = None, weak: bool = False,
                by_distance: bool = True, exact_root: bool = False,
                seed: int | None = None, time: float | None = None,
@@ -241,10 +278,12 @@ class CompiledEngine:
         """Search ``state`` and return its value, best move, root move values and line.
 
         ``depth=None`` solves to the end of the game; a number stops there and uses the
-        kernel's ``evaluate`` (iterative deepening from depth 1, the table carried along).
-        ``exact_root`` gives every root move an exact value (else moves that cannot beat the
-        best carry an upper bound). ``seed`` breaks ties between equally good moves at random
-        (and implies ``exact_root``); without it the first best move in the kernel's order wins.
+        kernel's ``evaluate`` (iterative deepening from depth 1, the table carried along; a
+        depth beyond the longest game the kernel allows is a search to the end). ``weak``
+        proves only win, draw or loss. ``exact_root`` gives every root move an exact value
+        (else moves that cannot beat the best carry an upper bound). ``seed`` breaks ties
+        between equally good moves at random (and implies ``exact_root``); without it the
+        first best move in the kernel's order wins.
 
         ``time`` (seconds) and ``nodes`` are budgets: iterative deepening, one ply at a time
         (up to ``depth`` if given), stopped inside the first iteration that would overrun the
@@ -252,119 +291,189 @@ class CompiledEngine:
         completes, so there is always a move). Deepening ends early once an iteration proves
         a win or loss or meets no heuristic leaf: the position is then solved exactly.
         A time budget is kept through a node limit worked out from the speed of the
-        iterations so far, so it is approximate. ``stats.extra`` reports ``iterations``,
-        ``depth_reached`` and ``stopped_by_limit``.
+        iterations so far, so it is approximate.
         """
-        Limits(depth, nodes, time)  # the Python tier's checks of the same three limits
-        if depth is not None and depth > _MAX_DEPTH:
-            raise ValueError(f"the compiled engine searches at most {_MAX_DEPTH} plies deep")
-        budgeted = time is not None or nodes is not None
+        run = self._start(state, depth=depth, weak=weak, by_distance=by_distance,
+                          exact_root=exact_root, seed=seed, seconds=time, nodes=nodes,
+                          every_depth=False)
+        for _report in self._iterations(run):
+            pass
+        return self._result(run)
+
+    def iterate(self, state: Any, *, depth: int | None = None, by_distance: bool = True,
+                exact_root: bool = False, seed: int | None = None, time: float | None = None,
+                nodes: int | None = None) -> Iterator[Iteration[int]]:
+        """Search ``state`` one depth after another, yielding a report after each (the
+        options mean what they mean for :meth:`search`). Stop iterating whenever you like.
+
+        Without ``depth`` or a budget it goes on until the position is solved (each iteration
+        searching one ply deeper), as :meth:`gametree.engine.Engine.iterate` does.
+        """
+        run = self._start(state, depth=depth, weak=False, by_distance=by_distance,
+                          exact_root=exact_root, seed=seed, seconds=time, nodes=nodes,
+                          every_depth=True)
+        return self._iterations(run)
+
+    def _start(self, state: Any, *, depth: int | None, weak: bool, by_distance: bool,
+               exact_root: bool, seed: int | None, seconds: float | None, nodes: int | None,
+               every_depth: bool) -> _Run:
+        limits = Limits(depth, nodes, seconds)  # the Python tier's checks of the same limits
+        state = self.checked(state)
+        asked = depth
+        budgeted = seconds is not None or nodes is not None
         if weak and (depth is not None or budgeted):
             raise ValueError("weak solving searches to the end of the game: give no depth, "
                              "time or node budget")
-        exact_root = exact_root or seed is not None
+        if depth is not None and depth >= self.kernel.max_plies:
+            depth = None if not every_depth and not budgeted else self.kernel.max_plies
+        if depth is not None and depth > _MAX_DEPTH:
+            raise ValueError(f"the compiled engine searches at most {_MAX_DEPTH} plies deep "
+                             f"(or to the end of the game)")
+        self._use_table(by_distance or weak)
         self._reset_counters()
-        self._ws[_C_BY_DISTANCE] = 1 if by_distance or weak else 0
-        plain = weak or not by_distance
-        started = _clock()
-        extra: dict[str, float] = {}
-        if budgeted and depth != 0:
-            run = self._deepen_within(state, depth, time, nodes, started, plain=plain,
-                                      exact_root=exact_root, seed=seed)
-            extra = {"iterations": run.iterations, "depth_reached": run.depth,
-                     "stopped_by_limit": int(run.stopped)}
-            assert run.result is not None  # depth 1 always completes
-            result, exhaustive = run.result, run.exhaustive
-            depth = None if run.solved else run.depth
-        else:
-            root = _RootSearch(self, state, depth=depth, weak=weak, exact_root=exact_root)
-            result = root.run(seed)
-            exhaustive = int(self._ws[_C_EVALUATIONS]) == 0
-        stats = self._stats(_clock() - started)
-        stats.extra.update(extra)
-        outcome, plies = classify(result.value, by_distance=not plain, exhaustive=exhaustive)
-        return SearchResult(best_move=result.best_move, value=result.value,
-                            moves=result.moves, pv=result.pv, stats=stats,
-                            algorithm=ALGORITHM, depth=depth, by_distance=not plain,
-                            outcome=outcome, plies=plies, exhaustive=exhaustive)
+        mode = _MODE_WEAK if weak else 0
+        if exact_root or seed is not None:
+            mode |= _MODE_EXACT_ROOT
+        return _Run(state=state, limits=limits, asked=asked, requested=depth, mode=mode, seed=seed,
+                    plain=weak or not by_distance, weak=weak, budgeted=budgeted,
+                    every_depth=every_depth, started=_clock())
 
-    def _deepen_within(self, state: Any, depth: int | None, seconds: float | None,
-                       nodes: int | None, started: float, *, plain: bool, exact_root: bool,
-                       seed: int | None) -> _Deepened:
-        """Iterative deepening under the budgets: the result of the deepest completed depth.
+    def _iterations(self, run: _Run) -> Iterator[Iteration[int]]:
+        """The one deepening loop: each pass searches the root one ply deeper (or solves it),
+        under the node limit the budgets allow, and yields its report.
 
-        Each iteration is the root's search and then its moves' values and line, all under the
-        node limit; an iteration the limit stops is dropped whole (nothing of it entered the
-        table). An iteration that meets no heuristic leaf is already a solve; once one proves
-        a win or loss, the position is solved exactly, under the same limit: cheap, since the
-        result lies within the depth reached, and the root moves' values then agree with it
-        (at a small depth a root move's own search can miss what the deeper search proved,
-        such as Connect Four's unstoppable double threats).
+        An iteration the limit stops is dropped whole (what it stored in the table is true
+        but its root answer is incomplete). An iteration that meets no heuristic leaf is
+        already a solve; once one proves a win or loss, the position is solved exactly next,
+        under the same limit: cheap, since the result lies within the depth reached, and the
+        root moves' values then agree with it (at a small depth a root move's own search can
+        miss what the deeper search proved, such as Connect Four's unstoppable double threats).
         """
         ws = self._ws
-        deadline = None if seconds is None else started + seconds
-        run = _Deepened()
+        limits = run.limits
+        deadline = None if limits.time is None else run.started + limits.time
         rate = _SLOWEST_RATE
-        last = _MAX_DEPTH if depth is None else depth  # search() refused deeper
-        ply: int | None = 1  # None: the exact solve that follows a proven result
+        last = _MAX_DEPTH if run.requested is None else run.requested
+        ply, first = self._first_iteration(run, last)
         while True:
-            if run.iterations:  # depth 1 always runs to its end: the answer needs a move
-                limit = _NO_LIMIT if nodes is None else nodes
-                if deadline is not None:
-                    limit = min(limit, int(ws[_C_NODES]) + int((deadline - _clock()) * rate))
+            binding: StopReason | None = None
+            if run.iterations:  # the first iteration always runs to its end: it needs a move
+                limit, binding = self._node_limit(limits.nodes, deadline, rate)
                 if limit <= int(ws[_C_NODES]):
-                    run.stopped = True
-                    break
+                    run.stop = binding
+                    return
                 # The search stops when its count passes the limit: at ``limit`` nodes, so.
                 ws[_C_NODE_LIMIT] = limit - 1
             nodes_before, evaluations_before = int(ws[_C_NODES]), int(ws[_C_EVALUATIONS])
             iteration_started = _clock()
-            root = _RootSearch(self, state, depth=ply, weak=False, exact_root=exact_root)
-            # The root's value at this depth straight away: the shallower ones are done.
-            value = None if ply is None else self._probe(state, 0, ply, -_INF, _INF)
-            result = root.run(seed, value=value)
+            root = self._root(run, ply, first)
             ws[_C_NODE_LIMIT] = _NO_LIMIT
             if ws[_C_ABORTED]:
                 ws[_C_ABORTED] = 0
-                run.stopped = True
-                break
-            run.result = result
-            run.exhaustive = int(ws[_C_EVALUATIONS]) == evaluations_before
-            if ply is None:
-                run.solved = True
-                break
-            run.iterations, run.depth = run.iterations + 1, ply
-            if run.exhaustive:  # no line met the depth limit: the values are the game's
-                run.solved = True
-                break
+                run.stop = binding
+                return
+            run.iterations += 1
+            complete = int(ws[_C_EVALUATIONS]) == evaluations_before
+            run.exhaustive = complete
+            run.depth_reached = int(ws[_C_DEEPEST]) if ply is None else ply
+            report = self._report(run, root, complete)
+            run.last = report
+            yield report
+            if ply is None or complete:  # solved: deeper searches would see the same
+                run.stop = "end" if run.stop is None else run.stop
+                return
             spent = _clock() - iteration_started
             if spent >= _MEASURABLE:  # the latest iteration's speed: deeper ones are slower
                 rate = (int(ws[_C_NODES]) - nodes_before) / spent
-            elif _clock() - started >= _MEASURABLE / 5:  # so far, Python's share included
-                rate = max(rate, int(ws[_C_NODES]) / (_clock() - started))
-            # The root's own value, not the root moves' (at a small depth they can fall short)
-            if classify(value or 0, by_distance=not plain, exhaustive=False)[0] is not None:
-                ply = None  # proven: solve exactly next
-            elif ply == last:
-                break
+            elif _clock() - run.started >= _MEASURABLE / 5:  # so far, Python's share included
+                rate = max(rate, int(ws[_C_NODES]) / (_clock() - run.started))
+            if report.outcome in ("win", "loss"):
+                ply, first = None, 0  # proven: solve exactly next
+                run.stop = "proven"
+            elif ply >= last:
+                run.stop = "depth"
+                return
+            elif deadline is not None and _clock() >= run.started + _SOFT_TIME * (
+                    deadline - run.started):
+                run.stop = "time"  # the next iteration would not finish in what is left
+                return
             else:
                 ply += 1
-        return run
+                first = ply
 
-    # -- the compiled calls the root search makes --------------------------------------------
+    @staticmethod
+    def _first_iteration(run: _Run, last: int) -> tuple[int | None, int]:
+        """The depth of the first iteration (``None``: a solve to the end of the game) and the
+        depth its root probes start from."""
+        if run.weak or (run.requested is None and not run.every_depth and not run.budgeted):
+            return None, 0
+        if run.every_depth or run.budgeted:
+            return min(1, last), min(1, last)
+        return last, min(1, last)  # straight to the depth, deepening inside
 
-    # Once a node limit has stopped the search, the rest of the iteration is dropped: the
-    # calls return at once, visiting (and counting) nothing more.
+    def _node_limit(self, nodes: int | None, deadline: float | None,
+                    rate: float) -> tuple[int, StopReason | None]:
+        """The node count the next iteration may reach, and which budget sets it."""
+        limit = _NO_LIMIT
+        binding: StopReason | None = None
+        if nodes is not None:
+            limit, binding = nodes, "nodes"
+        if deadline is not None:
+            by_time = int(self._ws[_C_NODES]) + int((deadline - _clock()) * rate)
+            if by_time < limit:
+                limit, binding = by_time, "time"
+        return limit, binding
 
-    def _probe(self, state: Any, ply: int, depth: int, alpha: int, beta: int) -> int:
-        if self._ws[_C_ABORTED]:
-            return 0
-        return int(self._module.probe(state, ply, depth, alpha, beta, self._ws))
+    def _root(self, run: _Run, ply: int | None, first: int) -> _RootAnswer:
+        """One compiled search of the root (to ``ply``, or to the end), read back."""
+        module, ws, out = self._module, self._ws, self._out
+        depth = _EXHAUSTIVE if ply is None else ply
+        mode = run.mode
+        if run.seed is None and not run.weak:
+            mode |= _MODE_LINE
+        module.search_root(run.state, first, depth, mode, ws, out)
+        if ws[_C_ABORTED]:
+            return _RootAnswer(0, None, (), ())
+        value = int(out[_R_VALUE])
+        count = int(out[_R_COUNT])
+        entries = tuple(
+            MoveValue(int(out[i]), int(out[i + 1]), "exact" if out[i + 2] == _B_EXACT
+                      else "upper")
+            for i in range(_R_ENTRIES, _R_ENTRIES + 3 * count, 3))
+        if not entries:
+            return _RootAnswer(value, None, (), ())
+        best = entries[int(out[_R_BEST])].move
+        if run.weak:
+            return _RootAnswer(value, best, entries, (best,))
+        if run.seed is not None:
+            tied = [entry.move for entry in entries if entry.value == value and entry.exact]
+            best = random.Random(run.seed).choice(tied)
+            module.line(run.state, best, value, depth, ws, out)
+        start = self._module.R_PV
+        pv = tuple(int(move) for move in out[start:start + int(out[_R_PV_LENGTH])])
+        return _RootAnswer(value, best, entries, pv)
 
-    def _solve(self, state: Any, ply: int, weak: bool) -> int:
-        if self._ws[_C_ABORTED]:
-            return 0
-        return int(self._module.solve(state, ply, weak, self._ws))
+    def _report(self, run: _Run, root: _RootAnswer, complete: bool) -> Iteration[int]:
+        ws = self._ws
+        outcome, plies = classify(root.value, by_distance=not run.plain,
+                                  exhaustive=complete)
+        return Iteration(
+            depth=run.depth_reached, value=root.value, best_move=root.best_move, pv=root.pv,
+            moves=root.moves, nodes=int(ws[_C_NODES]), seconds=_clock() - run.started,
+            table_entries=int(ws[_C_ENTRIES]), table_hits=int(ws[_C_TABLE_HITS]),
+            complete=complete, outcome=outcome, plies=plies)
+
+    def _result(self, run: _Run) -> SearchResult[int]:
+        """The :class:`SearchResult` of a finished run: its deepest completed iteration."""
+        report = run.last
+        assert report is not None  # the first iteration always completes
+        stopped = run.stop in ("time", "nodes")
+        return SearchResult(
+            best_move=report.best_move, value=report.value, moves=report.moves, pv=report.pv,
+            stats=self._stats(run), algorithm=ALGORITHM, tier="compiled",
+            depth=report.depth if stopped else run.asked, by_distance=not run.plain,
+            outcome=report.outcome, plies=report.plies, exhaustive=run.exhaustive,
+            complete=report.complete, weak=run.weak)
 
 
 _clock = time.perf_counter
@@ -376,22 +485,41 @@ kernel measured (Connect Four searches about 10 million a second, Nim 2 million)
 _MEASURABLE = 0.005
 """An iteration this long (seconds) or longer gives the node rate for the time budget."""
 
+_SOFT_TIME = 0.6
+"""With a time budget, no new iteration starts once this fraction of it is spent (the Python
+tier's rule, :data:`gametree.engine.engine.SOFT_TIME`)."""
+
 
 @dataclass
-class _Deepened:
-    """How far a budgeted iterative deepening got."""
+class _Run:
+    """The bookkeeping of one search: its root, options and progress."""
 
-    result: _RootResult | None = None
-    """The result of the deepest completed iteration (or of the exact solve)."""
-
-    depth: int = 0
+    state: Any
+    limits: Limits
+    asked: int | None
+    """The depth asked for (``None``: to the end of the game)."""
+    requested: int | None
+    """The depth searched to: :attr:`asked`, or ``None`` when that is beyond the longest game."""
+    mode: int
+    seed: int | None
+    plain: bool
+    weak: bool
+    budgeted: bool
+    every_depth: bool
+    started: float
     iterations: int = 0
-    stopped: bool = False
+    depth_reached: int = 0
     exhaustive: bool = False
-    """No heuristic leaf entered :attr:`result`."""
+    stop: StopReason | None = None
+    last: Iteration[int] | None = None
 
-    solved: bool = False
-    """:attr:`result` is that of a search to the end of the game."""
+
+@dataclass(frozen=True)
+class _RootAnswer:
+    value: int
+    best_move: int | None
+    moves: tuple[MoveValue[int], ...]
+    pv: tuple[int, ...]
 
 
 def _read_cycles(module: Any) -> int:
@@ -399,125 +527,4 @@ def _read_cycles(module: Any) -> int:
     return int(module.clock())
 
 
-@dataclass
-class _RootResult:
-    value: int
-    best_move: int | None
-    moves: tuple[MoveValue[int], ...]
-    pv: tuple[int, ...]
-
-
-class _RootSearch:
-    """The part of a search that runs in Python: the root moves, their values and the line.
-
-    Values are seen from the player to move at the root, counted in plies from the root, like
-    the Python tier's; a child's value is negated when the move passes the turn.
-    """
-
-    def __init__(self, engine: CompiledEngine, root: Any, *, depth: int | None, weak: bool,
-                 exact_root: bool) -> None:
-        self.engine = engine
-        self.root = root
-        self.depth = depth
-        self.weak = weak
-        self.exact_root = exact_root
-        self.mover = engine.to_move(root)
-
-    def side(self, state: Any, child: Any) -> int:
-        """+1 if the player to move in ``child`` is the one of ``state``, else -1."""
-        return 1 if self.engine.to_move(child) == self.engine.to_move(state) else -1
-
-    def run(self, seed: int | None, *, value: int | None = None) -> _RootResult:
-        """The root's result; ``value``: the root's value at ``depth``, if already searched."""
-        engine = self.engine
-        root = self.root
-        if value is None:
-            value = engine._solve(root, 0, self.weak) if self.depth is None else self._deepen()
-        moves = engine.moves(root) if self.depth != 0 else []
-        if not moves:  # finished, or a depth of 0: the root is a leaf
-            return _RootResult(value, None, (), ())
-        entries = [self._move_value(move, value) for move in moves]
-        tied = [entry.move for entry in entries if entry.value == value and entry.exact]
-        if not tied:
-            # Only under a depth limit, where table entries from deeper iterations can make a
-            # root move look better than the root search found: take the best value seen.
-            value = int(max(entry.value for entry in entries))
-            tied = [entry.move for entry in entries if entry.value == value]
-        best = random.Random(seed).choice(tied) if seed is not None else tied[0]
-        pv = (best,) if self.weak else self._line(best, value)
-        return _RootResult(value, best, tuple(entries), pv)
-
-    def _deepen(self) -> int:
-        """Iterative deepening to ``depth``: each iteration fills the table with best moves
-        for the next one. Returns the value found at the full depth."""
-        assert self.depth is not None
-        value = 0
-        for depth in range(1, self.depth + 1):
-            value = self.engine._probe(self.root, 0, depth, -_INF, _INF)
-        if self.depth == 0:
-            value = self.engine._probe(self.root, 0, 0, -_INF, _INF)
-        return value
-
-    def _child_depth(self) -> int:
-        return _EXHAUSTIVE if self.depth is None else max(self.depth - 1, 0)
-
-    def _move_value(self, move: int, best: int) -> MoveValue[int]:
-        """The value of root ``move``: exact if it reaches ``best`` (or ``exact_root``), else an
-        upper bound."""
-        engine = self.engine
-        child = engine.play(self.root, move)
-        sign = self.side(self.root, child)
-        if self.weak:
-            return MoveValue(move, sign * engine._solve(child, 1, True), "exact")
-        if self.exact_root:
-            if self.depth is None:
-                return MoveValue(move, sign * engine._solve(child, 1, False), "exact")
-            value = engine._probe(child, 1, self._child_depth(), -_INF, _INF)
-            return MoveValue(move, sign * value, "exact")
-        value, bound = self._at_least(child, sign, 1, best, self._child_depth())
-        return MoveValue(move, value, bound)
-
-    def _at_least(self, child: Any, sign: int, ply: int, wanted: int,
-                  depth: int) -> tuple[int, Bound]:
-        """Whether the move to ``child`` is worth ``wanted`` (the most it can be worth): then
-        (wanted, exact); else (an upper bound on its value, upper). ``sign`` as in :meth:`side`.
-        """
-        engine = self.engine
-        if sign < 0:  # worth >= wanted  <=>  child value <= -wanted
-            result = engine._probe(child, ply, depth, -wanted, -wanted + 1)
-            if result <= -wanted:
-                return wanted, "exact"
-            return -result, "upper"
-        result = engine._probe(child, ply, depth, wanted - 1, wanted)
-        if result >= wanted:
-            return wanted, "exact"
-        return result, "upper"
-
-    def _line(self, best: int, value: int) -> tuple[int, ...]:
-        """The principal variation: from each position the first move (in the kernel's order)
-        that keeps the value, until the game ends (or, under a depth limit, the depth runs
-        out or no move matches the value any more)."""
-        engine = self.engine
-        line = [best]
-        state = engine.play(self.root, best)
-        # ``value`` is seen from the root player; keep it seen from the player to move.
-        value = value if engine.to_move(state) == self.mover else -value
-        ply = 1
-        limit = self.engine.kernel.max_plies if self.depth is None else self.depth
-        while ply < limit and engine.outcome(state) is None:
-            depth = _EXHAUSTIVE if self.depth is None else self.depth - ply - 1
-            chosen = None
-            for move in engine.moves(state):
-                child = engine.play(state, move)
-                sign = self.side(state, child)
-                if self._at_least(child, sign, ply + 1, value, depth)[1] == "exact":
-                    chosen = (move, child, sign)
-                    break
-            if chosen is None:
-                break
-            move, child, sign = chosen
-            line.append(move)
-            state = child
-            value = sign * value
-            ply += 1
-        return tuple(line)
+__all__ = ["ALGORITHM", "DEFAULT_TABLE_BITS", "BatchResult", "Bound", "CompiledEngine"]

@@ -134,7 +134,7 @@ class Kernel:
         if self.max_plies < 1:
             raise KernelError(f"max_plies must be at least 1, got {self.max_plies}")
         state = self.initial_state
-        if not _is_state(state):
+        if not is_state(state):
             raise KernelError("a kernel state is an int or a non-empty tuple of ints, "
                               f"got {state!r}")
         names = set(self.python_rules())
@@ -282,7 +282,8 @@ def _captured_data(functions: Iterable[Any]) -> list[str]:
     return sorted(found)
 
 
-def _is_state(state: Any) -> bool:
+def is_state(state: Any) -> bool:
+    """True for a kernel state: an ``int``, or a non-empty tuple of ``int`` (never ``bool``)."""
     if isinstance(state, bool):
         return False
     if isinstance(state, int):

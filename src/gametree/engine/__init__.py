@@ -14,10 +14,10 @@ Quick use::
     12
 """
 
-from .api import best_move, engine_search
+from ..result import StopReason
 from .engine import Engine
 from .limits import Limits
-from .report import Iteration, StopReason
+from .report import Iteration
 from .search import SearchStopped
 from .table import TableEntry, TableStats, TranspositionTable
 from .zobrist import Zobrist
@@ -32,6 +32,4 @@ __all__ = [
     "TableStats",
     "TranspositionTable",
     "Zobrist",
-    "best_move",
-    "engine_search",
 ]

@@ -25,8 +25,8 @@ from collections.abc import Generator, Hashable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from ..game import Game
-from ..result import Bound, MoveValue, SearchResult, SearchStats
+from ..game import Game, check_root
+from ..result import Bound, MoveValue, SearchResult, SearchStats, StopReason
 from ..trace import Tracer
 from ..values import (
     MAX_PLY,
@@ -40,7 +40,7 @@ from ..values import (
 from .limits import Limits
 from .line import principal_variation
 from .ordering import MoveOrder
-from .report import Iteration, StopReason
+from .report import Iteration
 from .root import RootSearch
 from .search import Searcher, SearchStopped, estimate_of
 from .table import (
@@ -116,12 +116,12 @@ class _Run(Generic[S, M]):
     started: float
     deadline: float | None
     iterative: bool
+    weak: bool = False
     legal: list[M] = field(default_factory=list)
     order: list[M] = field(default_factory=list)
     last: Iteration[M] | None = None
     stop: StopReason | None = None
     iterations: int = 0
-    root_researches: int = 0
     exhaustive: bool = False
     current: RootSearch[S, M] | None = None
     synced: tuple[int, int] = (0, 0)
@@ -215,18 +215,27 @@ class Engine(Generic[S, M]):
         exact_root: bool = False,
         seed: int | None = None,
         tracer: Tracer[S, M] | None = None,
+        weak: bool = False,
     ) -> SearchResult[M]:
         """Search ``state`` within the limits and return the result (see :meth:`iterate`).
 
         The result's value, best move and line are those of the deepest completed iteration,
         or of a better move proven in an unfinished one.
+
+        ``weak`` proves only whether the player to move wins, draws or loses: one search to
+        the end of the game with a window around 0, the values reported as 1, 0 and -1 with
+        distance scoring off, the line as the best move alone. It takes no depth or budget.
         """
         limits = Limits(depth, nodes, time)
+        if weak and (depth is not None or nodes is not None or time is not None):
+            raise ValueError("weak solving searches to the end of the game: give no depth, "
+                             "time or node budget")
         iterative = self.iterative
-        if iterative is None:
+        if iterative is None or weak:
             iterative = limits.nodes is not None or limits.time is not None
         run = self._start(state, limits, exact_root=exact_root, seed=seed, tracer=tracer,
                           iterative=iterative)
+        run.weak = weak
         for _report in self._iterations(run):
             pass
         return self._result(run)
@@ -260,6 +269,7 @@ class Engine(Generic[S, M]):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError(f"seed must be an integer or None, got {seed!r}")
         root = self.game.initial_state() if state is None else state
+        check_root(self.game, root)
         player = self.game.to_move(root)
         if self.table is not None:
             self.table.new_search()
@@ -307,15 +317,7 @@ class Engine(Generic[S, M]):
         run.order = list(self.order.order(root, legal, None, 0, run.player)) \
             if self.order.hint is not None else list(legal)
         target = UNLIMITED if limits.depth is None else limits.depth
-        if run.iterative:
-            depths: list[int] | range = range(1, target + 1)
-        elif limits.nodes is not None or limits.time is not None:
-            depths = [1, target] if target > 1 else [1]  # depth 1 first: always have a move
-        elif limits.depth is None:
-            depths = [*PROBE_DEPTHS, target]
-        else:
-            depths = [target]
-        for depth in depths:
+        for depth in self._depths(run, target):
             if run.iterations == 1:
                 searcher.limit(limits.nodes, run.deadline)
             before = searcher.counters()
@@ -353,6 +355,20 @@ class Engine(Generic[S, M]):
             if run.stop is not None:
                 break
 
+    @staticmethod
+    def _depths(run: _Run[S, M], target: int) -> list[int] | range:
+        """The depths the iterations search to, one after another."""
+        limits = run.limits
+        if run.weak:
+            return [target]
+        if run.iterative:
+            return range(1, target + 1)
+        if limits.nodes is not None or limits.time is not None:
+            return [1, target] if target > 1 else [1]  # depth 1 first: always have a move
+        if limits.depth is None:
+            return [*PROBE_DEPTHS, target]
+        return [target]
+
     def _iteration(self, run: _Run[S, M], depth: int) -> Iteration[M]:
         """Search every root move to ``depth``; returns the (unfinished) report."""
         trace = run.tracer
@@ -363,13 +379,14 @@ class Engine(Generic[S, M]):
         root = RootSearch(self.game, run.root, run.player, run.order, depth,
                           run.searcher.negamax, trace)
         run.current = root
-        if run.exact:
+        if run.weak:
+            root.weak()
+        elif run.exact:
             root.exact()
         elif self.window == "mtdf":
             root.mtdf(run.last.value if run.last is not None else 0)
         else:
             root.pvs(null_window=self.pvs)
-        run.root_researches += root.researches
         best, best_move, values = root.value, root.best_move, root.values
         assert best_move is not None
         if run.seed is not None:
@@ -403,6 +420,11 @@ class Engine(Generic[S, M]):
                        complete: bool) -> Iteration[M]:
         """Add what is known once an iteration has finished: PV, completeness, proof."""
         assert report.best_move is not None
+        if run.weak:  # signs, not values: nothing for the table, and no line beyond the move
+            outcome = classify(report.value, by_distance=False,
+                               exhaustive=run.exhaustive and complete)[0]
+            return replace(report, pv=(report.best_move,), complete=complete, outcome=outcome,
+                           depth=run.searcher.counters()["deepest"])
         outcome, plies = classify(report.value, by_distance=self.by_distance,
                                   exhaustive=run.exhaustive and complete)
         self._store_root(run, report, complete)
@@ -410,8 +432,8 @@ class Engine(Generic[S, M]):
         pv = self._pv(run, UNLIMITED if complete else report.depth, report.best_move,
                       report.value)
         counters = run.searcher.counters()
-        # A search straight to the end reports how deep it actually went.
-        depth = counters["deepest"] if report.depth >= UNLIMITED else report.depth
+        # A search straight to the end, or one no depth limit cut, reports how deep it went.
+        depth = counters["deepest"] if report.depth >= UNLIMITED or complete else report.depth
         return Iteration(
             depth=depth, value=report.value, best_move=report.best_move, pv=pv,
             moves=report.moves, nodes=counters["nodes"],
@@ -493,15 +515,17 @@ class Engine(Generic[S, M]):
             leaves=counters["leaves"],
             evaluations=counters["evaluations"],
             cutoffs=counters["cutoffs"],
+            first_move_cutoffs=counters["first_cutoffs"],
+            table_hits=counters["hits"],
+            table_entries=self._table_entries(),
+            iterations=run.iterations,
+            depth_reached=report.depth,
+            stopped_by="time" if run.stop == "time" else "nodes" if run.stop == "nodes" else None,
             seconds=clock.perf_counter() - run.started,
-            extra=self._extra(run, counters),
         )
-        if requested is not None:
-            depth: int | None = requested
-        elif run.stop in ("end", "proven"):
-            depth = None
-        else:
-            depth = report.depth
+        # The depth of the search the answer comes from: the one asked for, or the deepest
+        # completed when a budget ended the search first.
+        depth = report.depth if stats.stopped_by is not None else requested
         return SearchResult(
             best_move=report.best_move,
             value=report.value,
@@ -510,33 +534,13 @@ class Engine(Generic[S, M]):
             stats=stats,
             algorithm=ALGORITHM,
             depth=depth,
-            by_distance=self.by_distance,
+            by_distance=self.by_distance and not run.weak,
             outcome=report.outcome,
-            plies=report.plies,
+            plies=None if run.weak else report.plies,
             exhaustive=run.exhaustive and report.complete,
+            complete=report.complete,
+            weak=run.weak,
         )
-
-    def _extra(self, run: _Run[S, M], counters: dict[str, int]) -> dict[str, float]:
-        cutoffs = counters["cutoffs"]
-        extra: dict[str, float] = {
-            "iterations": run.iterations,
-            "depth_reached": run.last.depth if run.last is not None else 0,
-            "deepest_ply": counters["deepest"],
-            "first_move_cutoffs": counters["first_cutoffs"],
-            "first_move_cutoff_rate": round(counters["first_cutoffs"] / cutoffs, 4)
-            if cutoffs else 0.0,
-            "re_searches": counters["researches"] + run.root_researches,
-            "stopped_by_limit": 1 if run.stop in ("time", "nodes") else 0,
-        }
-        if self.table is not None:
-            extra.update({
-                "table_probes": counters["probes"],
-                "table_hits": counters["hits"],
-                "table_stores": counters["stores"],
-                "table_entries": len(self.table),
-                "table_capacity": self.table.capacity,
-            })
-        return extra
 
     # -- the principal variation -------------------------------------------------------------
 

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, Literal, TypeVar
+from typing import Generic, TypeVar
 
 from ..result import Bound, MoveValue
 from ..values import Outcome, Value
 
 M = TypeVar("M")
-
-StopReason = Literal["depth", "end", "proven", "time", "nodes"]
-"""Why a search ended: the ``depth`` asked for was reached, every line reached the ``end`` of
-the game, the result was ``proven`` early, or the ``time`` or ``nodes`` budget ran out."""
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ the best move, the value, and each root move's value or bound. Three drivers:
   iteration's value) and relies on the table to make the repeated searches cheap.
 * :meth:`RootSearch.exact` — every root move's exact value, each move searched on its own
   (``analyze``, and ``seed`` tie-breaking, need them).
+* :meth:`RootSearch.weak` — only the sign of each move's value (win, draw or loss), with a
+  window around 0, until a move is found that keeps the best result.
 
 While a driver runs, :attr:`RootSearch.better` holds a move proven better than the first
 (the previous iteration's best), so that a search stopped half-way can still use it.
@@ -23,7 +25,7 @@ from collections.abc import Hashable, Sequence
 from math import inf, nextafter
 from typing import Generic, TypeVar
 
-from ..game import Game
+from ..game import Game, checked_player
 from ..result import Bound
 from ..trace import Tracer
 from ..values import Value
@@ -52,7 +54,7 @@ class RootSearch(Generic[S, M]):
         self.children: dict[M, tuple[S, int]] = {}
         for move in self.order:
             child = game.play(root, move)
-            self.children[move] = (child, game.to_move(child))
+            self.children[move] = (child, checked_player(game, child))
         self.values: dict[M, tuple[Value, Bound]] = {}
         """Each root move's value or bound once a driver has run."""
         self.best_move: M | None = None
@@ -148,6 +150,37 @@ class RootSearch(Generic[S, M]):
                 return value, move
             ceiling[move] = min(ceiling[move], value)
         return best, None
+
+    def weak(self) -> None:
+        """Signs only: each move is valued 1, 0 or -1 (a win, a draw or a loss for the root
+        player, or a positive, zero or negative estimate), searched with the narrowest window
+        around 0 that tells them apart, until a move wins. A move refuted by that window is
+        an upper bound (0 when it cannot beat a draw found before it); moves after the
+        first win are not searched (at most a win: 1, upper)."""
+        tiny = nextafter(0.0, inf)  # (-tiny, tiny) holds exactly one value: 0
+        low: Value = -tiny
+        best = -2
+        for move in self.order:
+            if best == 1:
+                self.values[move] = (1, "upper")
+                continue
+            self.trace.try_move(self.root, 0, "MAX", move)
+            value = self.search(move, low, tiny)
+            sign = 1 if value >= tiny else -1 if value <= -tiny else 0
+            if sign > best:
+                best = sign
+                self.best_move = move
+                if move != self.order[0]:
+                    self.better = (move, sign, "exact")
+                if sign == 0:
+                    low = 0.0  # from now on, only a win is worth knowing
+                self.values[move] = (sign, "exact")
+            elif sign < 0 or low < 0:
+                self.values[move] = (sign, "exact")
+            else:  # searched with (0, tiny): at most a draw
+                self.values[move] = (0, "upper")
+            self.trace.scored(self.root, 0, "MAX", move, sign, best, inf)
+        self.value = best
 
     def exact(self) -> None:
         """Every root move's exact value (each with a full window)."""

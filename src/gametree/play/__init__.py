@@ -2,10 +2,9 @@
 
 * :class:`PlaySession` runs one game as a conversation over text streams.
 * :class:`Opponent` is how the computer chooses its moves; :class:`SearchOpponent` does it with
-  the searches of :mod:`gametree.algorithms` (fixed depth, a time budget, or to the end).
+  the search service (:mod:`gametree.service`: fixed depth, a time budget, or to the end).
 """
 
-from .deepening import Deepened, DepthCutWatch, Iteration, deepen
 from .lines import LineSource, StreamLines, TerminalLines
 from .opponent import Decision, Opponent, SearchOpponent
 from .session import COMMANDS, EXIT_INTERRUPTED, EXIT_OK, PlaySession
@@ -16,9 +15,6 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "Decision",
-    "Deepened",
-    "DepthCutWatch",
-    "Iteration",
     "LineSource",
     "Opponent",
     "PlaySession",
@@ -26,6 +22,5 @@ __all__ = [
     "StreamLines",
     "Style",
     "TerminalLines",
-    "deepen",
     "wants_color",
 ]

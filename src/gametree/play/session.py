@@ -264,13 +264,14 @@ class PlaySession(Generic[S, M]):
 
     def _introduce(self) -> None:
         title = f"gametree play {self.game.name}"
+        strength = self.opponent.describe(self.game)
         if self.human is None:
-            self._say(f"{title}: the engine plays both sides ({self.opponent.describe()}).")
+            self._say(f"{title}: the engine plays both sides ({strength}).")
             return
         # "you are X", but "you are the first player" for games with descriptive names.
         me, it = (f"the {name}" if " " in name else name
                   for name in (self._name(self.human), self._name(1 - self.human)))
-        self._say(f"{title}: you are {me}, the engine is {it} ({self.opponent.describe()}).")
+        self._say(f"{title}: you are {me}, the engine is {it} ({strength}).")
         self._say("Type a move, or 'help' for the commands.")
 
     def _show_position(self) -> None:

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
-from ..game import Game
+from ..game import Game, checked_player
 from ..result import Bound, MoveValue, SearchResult, SearchStats
 from ..trace import LeafKind, Role, Tracer, leaf_kind
 from ..values import Value, checked_heuristic, classify, for_player, terminal_value
@@ -70,17 +70,19 @@ class ReferenceSearch(Generic[S, M]):
         check_depth(depth)
         self.game = game
         self.root = root
-        self.root_player = game.to_move(root)
+        self.root_player = checked_player(game, root)
         self.depth = depth
         self.by_distance = by_distance
         self.stats = SearchStats()
         self.trace: Tracer[S, M] = tracer if tracer is not None else Tracer.off()
+        self.cut = False
+        """True once the depth limit stopped the search at a state that still had moves."""
 
     # -- nodes and leaves --------------------------------------------------------------------
 
     def role(self, state: S) -> Role:
         """``MAX`` if the root player moves in ``state``, else ``MIN``."""
-        return "MAX" if self.game.to_move(state) == self.root_player else "MIN"
+        return "MAX" if checked_player(self.game, state) == self.root_player else "MIN"
 
     def expand(self, state: S, depth: int | None) -> Sequence[M] | None:
         """Count a visit to ``state`` and return its moves, or ``None`` if it is a leaf.
@@ -89,7 +91,11 @@ class ReferenceSearch(Generic[S, M]):
         game does not call finished (the leaves of an explicit tree carry heuristic values).
         """
         self.stats.nodes += 1
-        if self.game.outcome(state) is not None or depth == 0:
+        if self.game.outcome(state) is not None:
+            return None
+        if depth == 0:
+            if not self.cut and self.game.moves(state):  # one cut is enough to know
+                self.cut = True
             return None
         moves = self.game.moves(state)
         return moves if moves else None
@@ -97,6 +103,8 @@ class ReferenceSearch(Generic[S, M]):
     def leaf_value(self, state: S, ply: int, player: int) -> Value:
         """The value of a leaf seen from ``player``: its result if finished, else its estimate."""
         self.stats.leaves += 1
+        if ply > self.stats.depth_reached:  # noqa: PLR1730 -- stores only when deeper
+            self.stats.depth_reached = ply
         utility = self.game.outcome(state)
         role = self.role(state)
         if utility is not None:
@@ -159,6 +167,8 @@ class ReferenceSearch(Generic[S, M]):
                 best_move = random.Random(seed).choice(tied)
         self.trace.done(root, 0, role, best_value, best_move)
         self.stats.seconds = time.perf_counter() - started
+        if self.depth is not None:
+            self.stats.depth_reached = self.depth
         outcome, plies = classify(
             best_value, by_distance=self.by_distance, exhaustive=self.stats.evaluations == 0
         )
@@ -174,4 +184,5 @@ class ReferenceSearch(Generic[S, M]):
             outcome=outcome,
             plies=plies,
             exhaustive=self.stats.evaluations == 0,
+            complete=not self.cut,
         )

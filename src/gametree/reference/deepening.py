@@ -10,55 +10,24 @@ the engine (:mod:`gametree.engine`) stops a running search and keeps the budget 
 
 Deepening stops early, whatever the budget, once nothing deeper can change the answer: when
 the root value is a proven win or loss (all lines up to that length were searched exactly),
-or when the search was *complete* — no position was cut off by the depth limit (see
-:class:`DepthCutWatch`).
+or when the search was *complete* — no position was cut off by the depth limit
+(:attr:`gametree.SearchResult.complete`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any, Generic, Literal, TypeVar
+from typing import Generic, Literal, TypeVar
 
-from ..game import Game
 from ..result import SearchResult
-from ..trace import LeafKind, Role, Tracer
-from ..values import MAX_PLY, Value
+from ..values import MAX_PLY
 
-S = TypeVar("S", bound=Hashable)
-M = TypeVar("M", bound=Hashable)
+M = TypeVar("M")
 
 StopReason = Literal["proven", "complete", "depth", "time"]
 """Why deepening stopped: a proven result, a complete search, the depth cap, or the budget."""
-
-
-class DepthCutWatch(Tracer[S, M]):
-    """A tracer that records nothing but notices whether the depth limit cut the search.
-
-    A heuristic leaf that still has legal moves was cut off by the depth limit; a heuristic
-    leaf without moves is a horizon of the game itself (an explicit tree's numeric leaf), which
-    no deeper search would look past. If no leaf was cut, the search was complete.
-    """
-
-    def __init__(self, game: Game[S, M]) -> None:
-        super().__init__(None)
-        self._rules = game
-        self.cut = False
-        """True once a leaf with legal moves was valued by the heuristic."""
-        self.leaves_seen = 0
-        """Leaves reported; fewer than the search counted means the algorithm does not report
-        leaves to a disabled tracer, and then nothing is known about cuts."""
-
-    def leaf(self, state: S, ply: int, role: Role, value: Value, kind: LeafKind) -> None:
-        """Note the leaf; look at its moves only until the first cut is found."""
-        self.leaves_seen += 1
-        if kind == "heuristic" and not self.cut and self._rules.moves(state):
-            self.cut = True
-
-    def was_cut(self, result: SearchResult[Any]) -> bool:
-        """True unless the search is known to have been complete (no leaf cut by depth)."""
-        return self.cut or self.leaves_seen < result.stats.leaves
 
 
 @dataclass(frozen=True)
@@ -76,6 +45,33 @@ class Iteration:
 
 
 @dataclass(frozen=True)
+class Step(Generic[M]):
+    """What :func:`deepening` yields after each completed iteration."""
+
+    result: SearchResult[M]
+    """The iteration's result."""
+
+    iterations: tuple[Iteration, ...]
+    """Every completed iteration so far, shallowest first."""
+
+    seconds: float
+    """Time since the deepening started."""
+
+    stopped: StopReason | None
+    """Why no further iteration follows, on the last step; ``None`` before it."""
+
+    @property
+    def depth(self) -> int:
+        """The depth of this iteration."""
+        return self.iterations[-1].depth
+
+    @property
+    def nodes(self) -> int:
+        """Nodes visited by all iterations so far."""
+        return sum(iteration.nodes for iteration in self.iterations)
+
+
+@dataclass(frozen=True)
 class Deepened(Generic[M]):
     """The outcome of iterative deepening: the deepest completed search and how it went."""
 
@@ -85,14 +81,16 @@ class Deepened(Generic[M]):
     iterations: tuple[Iteration, ...]
     """Every completed iteration, shallowest first."""
 
-    complete: bool
-    """True if the last search was not cut by the depth limit (it saw every line to its end)."""
-
     stopped: StopReason
     """Why no further iteration was started."""
 
     seconds: float
     """Total wall-clock time of all iterations."""
+
+    @property
+    def complete(self) -> bool:
+        """True if the last search was not cut by the depth limit (it saw every line)."""
+        return self.result.complete
 
     @property
     def depth(self) -> int:
@@ -119,16 +117,16 @@ def predicted_seconds(iterations: list[Iteration], first_growth: float) -> float
     return last.seconds * max(growth, 1.0)
 
 
-def deepen(
-    game: Game[S, M],
-    run: Callable[[int, Tracer[S, M]], SearchResult[M]],
+def deepening(
+    run: Callable[[int], SearchResult[M]],
     *,
-    budget: float,
+    budget: float | None,
     max_depth: int | None = None,
     first_growth: float = 2.0,
     clock: Callable[[], float],
-) -> Deepened[M]:
-    """Search depth 1, 2, ... with ``run(depth, tracer)`` while the next one fits in ``budget``.
+) -> Iterator[Step[M]]:
+    """Search depth 1, 2, ... with ``run(depth)`` while the next one fits in ``budget``
+    (seconds; ``None``: no budget), yielding a :class:`Step` after each.
 
     Depth 1 always runs (a move is needed, however small the budget). ``clock`` returns seconds
     (``time.perf_counter`` in real use; tests pass a fake one).
@@ -138,21 +136,37 @@ def deepen(
     cap = MAX_PLY if max_depth is None else max_depth
     depth = 1
     while True:
-        watch: DepthCutWatch[S, M] = DepthCutWatch(game)
         before = clock()
-        result = run(depth, watch)
+        result = run(depth)
         after = clock()
         iterations.append(Iteration(depth, result.stats.nodes, after - before))
-        complete = not watch.was_cut(result)
         stopped: StopReason | None = None
         if result.outcome in ("win", "loss"):
             stopped = "proven"
-        elif complete:
+        elif result.complete:
             stopped = "complete"
         elif depth >= cap:
             stopped = "depth"
-        elif after - started + predicted_seconds(iterations, first_growth) > budget:
+        elif budget is not None and (
+                after - started + predicted_seconds(iterations, first_growth) > budget):
             stopped = "time"
+        yield Step(result, tuple(iterations), after - started, stopped)
         if stopped is not None:
-            return Deepened(result, tuple(iterations), complete, stopped, after - started)
+            return
         depth += 1
+
+
+def deepen(
+    run: Callable[[int], SearchResult[M]],
+    *,
+    budget: float,
+    max_depth: int | None = None,
+    first_growth: float = 2.0,
+    clock: Callable[[], float],
+) -> Deepened[M]:
+    """Run :func:`deepening` to its end: the deepest completed search and how it went."""
+    for step in deepening(run, budget=budget, max_depth=max_depth, first_growth=first_growth,
+                          clock=clock):
+        if step.stopped is not None:
+            return Deepened(step.result, step.iterations, step.stopped, step.seconds)
+    raise AssertionError("deepening ends with a stop reason")  # pragma: no cover

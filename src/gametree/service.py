@@ -1,0 +1,536 @@
+"""The search service: one way to search any game, on whichever tier suits it.
+
+Every front-end — the command line, the terminal player, the benchmarks — searches through
+here, with one options type (:class:`~gametree.options.SearchOptions`)::
+
+    >>> import gametree
+    >>> tree = gametree.GameTree.from_leaves("3 5 2 9 12 5 23 23")    # seed 003
+    >>> result = gametree.search(tree)
+    >>> result.value, result.algorithm, result.tier
+    (12, 'engine', 'python')
+    >>> gametree.search(tree, algorithm="minimax").stats.leaves
+    8
+
+* :func:`search` returns a :class:`~gametree.SearchResult`; :func:`iterate` yields a report
+  (:class:`~gametree.engine.Iteration`) after each depth; :class:`SearchSession` is a series
+  of searches of one game that keep what they learn from one to the next (a player in a game);
+  :func:`solve_batch` solves many positions for their values alone (benchmarks).
+* **The tier is chosen here**: the compiled engine when the game has a compiled form for its
+  options (:meth:`gametree.Game.compiled_form`) and the options allow it (the engine, no
+  tracer, no Python-only tuning); else the Python tier. ``tier="python"`` or
+  ``tier="compiled"`` insists (a :class:`ValueError` says why the compiled tier cannot).
+  Both tiers return the same result type with the same statistics; :attr:`SearchResult.tier`
+  says which ran.
+* **The same answer, whatever ran before, in any thread.** A call of :func:`search` starts
+  from an empty transposition table, so its result — node counts included — depends only on
+  the game, the state and the options. Each search has an engine of its own: compiled engines
+  (whose tables are large) come from a pool per kernel and go back when the search ends, so
+  two threads never share one.
+
+The search raises :class:`~gametree.ContractError` when the game breaks its contract where the
+search can see it (a player that is not 0 or 1, an unhashable state, a game that never ends);
+``gametree check`` looks for such faults thoroughly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+import weakref
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from .algorithms import ALGORITHMS, ENGINE
+from .engine.engine import Engine
+from .engine.report import Iteration
+from .game import Game, check_root
+from .options import SearchOptions
+from .reference.deepening import deepening
+from .result import MoveValue, SearchResult, SearchStats, Tier
+from .trace import Tracer
+
+if TYPE_CHECKING:
+    from .compiled.engine import BatchResult, CompiledEngine
+    from .compiled.form import CompiledForm
+
+S = TypeVar("S", bound=Hashable)
+M = TypeVar("M", bound=Hashable)
+
+DEFAULT_OPTIONS = SearchOptions()
+"""The options of a search given none: the engine, solving to the end of the game."""
+
+
+def search(game: Game[S, M], state: S | None = None, options: SearchOptions | None = None, *,
+           tracer: Tracer[S, M] | None = None, **changes: Any) -> SearchResult[M]:
+    """Search ``state`` of ``game`` (default: the initial state) and return the result.
+
+    ``options`` (default: :data:`DEFAULT_OPTIONS`) may be changed for this call by keyword:
+    ``search(game, depth=4)`` is ``search(game, options=SearchOptions(depth=4))``. A
+    ``tracer`` receives every step of the search (the Python tier: it keeps the log).
+    """
+    options = _with_changes(options, changes)
+    root = game.initial_state() if state is None else state
+    return _plan(game, options, tracer).search(root, None)
+
+
+def iterate(game: Game[S, M], state: S | None = None, options: SearchOptions | None = None, *,
+            tracer: Tracer[S, M] | None = None, **changes: Any) -> Iterator[Iteration[M]]:
+    """Search ``state`` one depth after another, yielding a report after each completed depth.
+
+    The caller owns the clock and the decision to stop: just stop iterating. Without a depth,
+    time or node budget it goes on until the result is proven. On the compiled tier the
+    reports come between its iterations, as on the Python tier.
+    """
+    options = _with_changes(options, changes)
+    root = game.initial_state() if state is None else state
+    return _plan(game, options, tracer).iterate(root, None)
+
+
+def solve_batch(game: Game[S, M], states: Sequence[S], *, weak: bool = False,
+                table_bits: int | None = None) -> BatchResult:
+    """Solve each state for its value alone, each from an empty table, in one compiled loop
+    (Pascal Pons' benchmark: value and node count, no best move). Needs a compiled form."""
+    form = _compiled_form(game)
+    if isinstance(form, str):
+        raise ValueError(f"solve_batch needs the compiled tier: {form}")
+    bits = DEFAULT_OPTIONS.tuning.table_bits if table_bits is None else table_bits
+    with _POOL.engine(form.kernel, bits) as engine:
+        return engine.solve_many([form.encode(state) for state in states], weak=weak)
+
+
+def tier_for(game: Game[Any, Any], options: SearchOptions | None = None, **changes: Any) -> Tier:
+    """The tier a search of ``game`` with these options runs on (raises :class:`ValueError`
+    when the options insist on a tier that cannot run it)."""
+    return _plan(game, _with_changes(options, changes), None).tier
+
+
+class SearchSession(Generic[S, M]):
+    """A series of searches of one game that keep what they learn from one to the next.
+
+    A player in a game searches one position after another: the transposition table, killer
+    moves and history carry over from move to move, so each search is cheaper (the values
+    found are the same as a fresh search's; the node counts are smaller). The session keeps
+    its engines until :meth:`close` (or the end of a ``with`` block). One session serves one
+    thread at a time (calls from several threads are serialised).
+
+    ``options`` and keyword changes are the session's defaults; each call may change them
+    further (``session.search(state, exact_root=True)``).
+    """
+
+    def __init__(self, game: Game[S, M], options: SearchOptions | None = None,
+                 **changes: Any) -> None:
+        self.game = game
+        self.options = _with_changes(options, changes)
+        """The session's default options."""
+        self._python: dict[tuple[bool, Any], Engine[S, M]] = {}
+        self._compiled: _Borrowed | None = None
+        self._lock = threading.Lock()
+        _plan(game, self.options, None)  # options this game cannot search fail now
+
+    @property
+    def tier(self) -> Tier:
+        """The tier the session's default options search on."""
+        return _plan(self.game, self.options, None).tier
+
+    def search(self, state: S | None = None, *, tracer: Tracer[S, M] | None = None,
+               **changes: Any) -> SearchResult[M]:
+        """Search ``state`` (default: the initial state), as :func:`search` does."""
+        options = _with_changes(self.options, changes) if changes else self.options
+        root = self.game.initial_state() if state is None else state
+        with self._lock:
+            return _plan(self.game, options, tracer).search(root, self)
+
+    def iterate(self, state: S | None = None, *, tracer: Tracer[S, M] | None = None,
+                **changes: Any) -> Iterator[Iteration[M]]:
+        """A report per depth, as :func:`iterate` gives (the session is held while it runs)."""
+        options = _with_changes(self.options, changes) if changes else self.options
+        root = self.game.initial_state() if state is None else state
+        plan = _plan(self.game, options, tracer)
+        with self._lock:
+            yield from plan.iterate(root, self)
+
+    def prepare(self) -> None:
+        """Load (or, the first time, compile) what the session's searches need now, so that
+        the wait comes before the first search rather than inside its time budget."""
+        plan = _plan(self.game, self.options, None)
+        if isinstance(plan, _CompiledPlan):
+            with self._lock:
+                self._compiled_engine(plan)
+
+    def clear(self) -> None:
+        """Forget what earlier searches learnt (tables, killer moves, history)."""
+        with self._lock:
+            for engine in self._python.values():
+                engine.clear()
+            if self._compiled is not None:
+                self._compiled.engine.new_search()
+
+    def close(self) -> None:
+        """Give the session's compiled engine back to the pool; the session stays usable."""
+        with self._lock:
+            if self._compiled is not None:
+                self._compiled.give_back()
+                self._compiled = None
+            self._python.clear()
+
+    def __enter__(self) -> SearchSession[S, M]:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- the engines a session keeps (called with the lock held) ------------------------------
+
+    def _python_engine(self, options: SearchOptions) -> Engine[S, M]:
+        key = (options.by_distance, options.tuning)
+        engine = self._python.get(key)
+        if engine is None:
+            engine = _new_engine(self.game, options)
+            self._python[key] = engine
+        return engine
+
+    def _compiled_engine(self, plan: _CompiledPlan[S, M]) -> CompiledEngine:
+        borrowed = self._compiled
+        if borrowed is None or not borrowed.serves(plan):
+            if borrowed is not None:
+                borrowed.give_back()
+            borrowed = self._compiled = _POOL.borrow(plan.form.kernel, plan.table_bits)
+        return borrowed.engine
+
+
+# -- options and plans ---------------------------------------------------------------------
+
+
+def _with_changes(options: SearchOptions | None, changes: dict[str, Any]) -> SearchOptions:
+    if options is None:
+        return SearchOptions(**changes) if changes else DEFAULT_OPTIONS
+    if not isinstance(options, SearchOptions):
+        raise ValueError(f"options must be a SearchOptions, got {options!r}")
+    return replace(options, **changes) if changes else options
+
+
+class _Plan(Generic[S, M]):
+    """How searches of one game with one set of options run: on which tier, with what."""
+
+    tier: Tier
+
+    def __init__(self, game: Game[S, M], options: SearchOptions,
+                 tracer: Tracer[S, M] | None) -> None:
+        self.game = game
+        self.options = options
+        self.tracer = tracer
+
+    def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
+        """One search of ``root`` (with the session's engines, if any)."""
+        raise NotImplementedError
+
+    def iterate(self, root: S, session: SearchSession[S, M] | None) -> Iterator[Iteration[M]]:
+        """A report per depth."""
+        raise NotImplementedError
+
+
+class _EnginePlan(_Plan[S, M]):
+    """The Python tier's engine."""
+
+    tier: Tier = "python"
+
+    def _engine(self, session: SearchSession[S, M] | None) -> Engine[S, M]:
+        if session is not None:
+            return session._python_engine(self.options)
+        return _new_engine(self.game, self.options)
+
+    def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
+        options = self.options
+        return self._engine(session).search(
+            root, depth=options.depth, time=options.time, nodes=options.nodes,
+            exact_root=options.exact_root, seed=options.seed, tracer=self.tracer,
+            weak=options.weak)
+
+    def iterate(self, root: S, session: SearchSession[S, M] | None) -> Iterator[Iteration[M]]:
+        options = self.options
+        if options.weak:
+            raise ValueError("a weak solve gives one answer, not a report per depth")
+        yield from self._engine(session).iterate(
+            root, depth=options.depth, time=options.time, nodes=options.nodes,
+            exact_root=options.exact_root, seed=options.seed, tracer=self.tracer)
+
+
+def _new_engine(game: Game[S, M], options: SearchOptions) -> Engine[S, M]:
+    tuning = options.tuning
+    return Engine(game, by_distance=options.by_distance, table=tuning.table,
+                  iterative=tuning.iterative, window=tuning.window, pvs=tuning.pvs,
+                  killers=tuning.killers, history=tuning.history)
+
+
+class _ReferencePlan(_Plan[S, M]):
+    """A reference algorithm (minimax, alphabeta, negamax): one search to the depth asked
+    for, or, with a time budget or per-depth reports, iterative deepening
+    (:mod:`gametree.reference.deepening`)."""
+
+    tier: Tier = "python"
+
+    def _run(self, root: S, depth: int | None) -> SearchResult[M]:
+        options = self.options
+        extra: dict[str, Any] = {}
+        if not options.fail_soft:
+            extra["fail_soft"] = False
+        if (options.exact_root or options.seed is not None) and \
+                "exact_root" in ALGORITHMS[options.algorithm].options:
+            extra["exact_root"] = True
+        run = ALGORITHMS[options.algorithm].run
+        assert run is not None  # only the engine has none, and it has a plan of its own
+        return run(self.game, root, depth=depth, by_distance=options.by_distance,
+                   seed=options.seed, tracer=self.tracer, **extra)
+
+    def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
+        options = self.options
+        if options.time is None:
+            return self._run(root, options.depth)
+        totals = SearchStats(iterations=0)
+        steps = list(self._deepening(root, totals))
+        result, last = steps[-1]
+        # As the engines report it: the depth asked for, or the deepest completed when the
+        # budget ended the deepening first.
+        depth = last.depth if totals.stopped_by is not None else options.depth
+        return replace(result, stats=replace(totals, seconds=last.seconds), depth=depth)
+
+    def iterate(self, root: S, session: SearchSession[S, M] | None) -> Iterator[Iteration[M]]:
+        totals = SearchStats(iterations=0)
+        for _result, report in self._deepening(root, totals):
+            yield report
+
+    def _deepening(self, root: S, totals: SearchStats) -> Iterator[tuple[SearchResult[M],
+                                                                           Iteration[M]]]:
+        """Deepen under the options' budget; ``totals`` adds up the iterations' counters."""
+        options = self.options
+        first_growth = max(2.0, float(len(self.game.moves(root))))
+        for step in deepening(lambda depth: self._run(root, depth), budget=options.time,
+                              max_depth=options.depth, first_growth=first_growth,
+                              clock=time.perf_counter):
+            result, stats = step.result, step.result.stats
+            for name in ("nodes", "leaves", "evaluations", "cutoffs", "first_move_cutoffs"):
+                setattr(totals, name, getattr(totals, name) + getattr(stats, name))
+            totals.iterations += 1
+            totals.depth_reached = step.depth
+            if step.stopped == "time":
+                totals.stopped_by = "time"
+            report: Iteration[M] = Iteration(
+                depth=step.depth, value=result.value, best_move=result.best_move,
+                pv=result.pv, moves=result.moves, nodes=totals.nodes, seconds=step.seconds,
+                table_entries=0, table_hits=0, complete=result.complete,
+                outcome=result.outcome, plies=result.plies)
+            yield result, report
+
+
+class _CompiledPlan(_Plan[S, M]):
+    """The compiled engine on the game's kernel: states translated on the way in, moves on
+    the way out."""
+
+    tier: Tier = "compiled"
+
+    def __init__(self, game: Game[S, M], options: SearchOptions, tracer: Tracer[S, M] | None,
+                 form: CompiledForm[S, M]) -> None:
+        super().__init__(game, options, tracer)
+        self.form = form
+        self.table_bits = options.tuning.table_bits
+
+    def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
+        options = self.options
+        check_root(self.game, root)
+        kernel_root = self.form.encode(root)
+        if session is not None:
+            result = session._compiled_engine(self).search(
+                kernel_root, depth=options.depth, weak=options.weak,
+                by_distance=options.by_distance, exact_root=options.exact_root,
+                seed=options.seed, time=options.time, nodes=options.nodes)
+        else:
+            with _POOL.engine(self.form.kernel, self.table_bits) as engine:
+                engine.new_search()  # the same answer, node counts included, every time
+                result = engine.search(
+                    kernel_root, depth=options.depth, weak=options.weak,
+                    by_distance=options.by_distance, exact_root=options.exact_root,
+                    seed=options.seed, time=options.time, nodes=options.nodes)
+        translated: SearchResult[M] = _translated(result, self.form, root)
+        return translated
+
+    def iterate(self, root: S, session: SearchSession[S, M] | None) -> Iterator[Iteration[M]]:
+        options = self.options
+        if options.weak:
+            raise ValueError("a weak solve gives one answer, not a report per depth")
+        kernel_root = self.form.encode(root)
+
+        def reports(engine: CompiledEngine) -> Iterator[Iteration[M]]:
+            for report in engine.iterate(kernel_root, depth=options.depth,
+                                         by_distance=options.by_distance,
+                                         exact_root=options.exact_root, seed=options.seed,
+                                         time=options.time, nodes=options.nodes):
+                yield _translated(report, self.form, root)
+
+        if session is not None:
+            yield from reports(session._compiled_engine(self))
+            return
+        with _POOL.engine(self.form.kernel, self.table_bits) as engine:
+            engine.new_search()
+            yield from reports(engine)
+
+
+def _translated(found: Any, form: CompiledForm[S, M], root: S) -> Any:
+    """A compiled result or report with the kernel's moves replaced by the game's moves."""
+    decode = form.decode_move
+    pv: list[M] = []
+    position = root
+    for move in found.pv:
+        pv.append(decode(position, move))
+        position = form.game.play(position, pv[-1])
+    best = None if found.best_move is None else decode(root, found.best_move)
+    moves = tuple(MoveValue(decode(root, entry.move), entry.value, entry.bound)
+                  for entry in found.moves)
+    return replace(found, best_move=best, moves=moves, pv=tuple(pv))
+
+
+# -- which plan: the tier choice -------------------------------------------------------------
+
+_plans: weakref.WeakKeyDictionary[Any, dict[SearchOptions, _Plan[Any, Any]]] = (
+    weakref.WeakKeyDictionary())
+_forms: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+_plans_lock = threading.Lock()
+
+
+def _plan(game: Game[S, M], options: SearchOptions,
+          tracer: Tracer[S, M] | None) -> _Plan[S, M]:
+    """How to search ``game`` with ``options``; plans without a tracer are kept per game."""
+    if tracer is not None and tracer.enabled:
+        return _choose(game, options, tracer)
+    try:
+        plans = _plans.get(game)
+    except TypeError:  # a game that cannot be a weak key (unhashable): choose every time
+        return _choose(game, options, None)
+    if plans is not None:
+        plan = plans.get(options)
+        if plan is not None:
+            return plan
+    plan = _choose(game, options, None)
+    with _plans_lock:
+        _plans.setdefault(game, {})[options] = plan
+    return plan
+
+
+def _choose(game: Game[S, M], options: SearchOptions,
+            tracer: Tracer[S, M] | None) -> _Plan[S, M]:
+    if options.algorithm != ENGINE:
+        return _ReferencePlan(game, options, tracer)
+    if options.tier == "python":
+        return _EnginePlan(game, options, tracer)
+    reason = _reason_against_compiled(options, tracer)
+    form = None
+    if reason is None:
+        found = _compiled_form(game)
+        if isinstance(found, str):
+            reason = found
+        else:
+            form = found
+    if form is not None:
+        return _CompiledPlan(game, options, tracer, form)
+    if options.tier == "compiled":
+        raise ValueError(f"the compiled tier cannot search this: {reason}")
+    return _EnginePlan(game, options, tracer)
+
+
+def _reason_against_compiled(options: SearchOptions, tracer: Tracer[Any, Any] | None) -> str | None:
+    if tracer is not None and tracer.enabled:
+        return "a trace follows the search step by step, which only the Python tier records"
+    if options.tuning.python_only:
+        return "the engine tuning asked for exists on the Python tier only"
+    return None
+
+
+def _compiled_form(game: Game[S, M]) -> CompiledForm[S, M] | str:
+    """The game's compiled form, or why it has none (kept per game: forms are cheap to use,
+    not to build)."""
+    try:
+        known = _forms.get(game)
+    except TypeError:
+        known = None
+    if known is not None:
+        found: CompiledForm[S, M] | str = known
+        return found
+    try:
+        form = game.compiled_form()
+    except ValueError as error:  # a kernel, but not for these options (KernelError)
+        found = str(error)
+    else:
+        found = form if form is not None else f"{game.name} has no compiled form"
+    with contextlib.suppress(TypeError):  # unhashable: found again next time
+        _forms[game] = found
+    return found
+
+
+# -- the compiled engines: a pool per kernel ---------------------------------------------------
+
+
+class _Borrowed:
+    """A compiled engine out of the pool, and how to give it back."""
+
+    def __init__(self, pool: _Pool, key: tuple[Any, int], engine: CompiledEngine) -> None:
+        self.pool, self.key, self.engine = pool, key, engine
+
+    def serves(self, plan: _CompiledPlan[Any, Any]) -> bool:
+        """True if this engine is the one ``plan`` needs (same kernel, same table size)."""
+        return self.key == _Pool.key(plan.form.kernel, plan.table_bits)
+
+    def give_back(self) -> None:
+        """Return the engine to the pool."""
+        self.pool.give_back(self.key, self.engine)
+
+    def __enter__(self) -> CompiledEngine:
+        return self.engine
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.give_back()
+
+
+class _Pool:
+    """Idle compiled engines by kernel and table size.
+
+    An engine holds a large table and is not safe in two threads at once, so a search
+    borrows one for its duration; a new one is made when every engine of the kernel is busy.
+    """
+
+    def __init__(self) -> None:
+        self._idle: dict[tuple[Any, int], list[CompiledEngine]] = {}
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(kernel: Any, table_bits: int) -> tuple[Any, int]:
+        """What makes two engines interchangeable (a kernel that cannot be identified is
+        only itself; the engine keeps it alive, so its ``id`` stays unique)."""
+        return (kernel.identity() or id(kernel), table_bits)
+
+    def borrow(self, kernel: Any, table_bits: int) -> _Borrowed:
+        """An idle engine of ``kernel``, or a new one."""
+        key = self.key(kernel, table_bits)
+        with self._lock:
+            idle = self._idle.get(key)
+            engine = idle.pop() if idle else None
+        if engine is None:
+            from .compiled.engine import CompiledEngine  # noqa: PLC0415 - imports numba
+
+            engine = CompiledEngine(kernel, table_bits=table_bits)
+        return _Borrowed(self, key, engine)
+
+    def engine(self, kernel: Any, table_bits: int) -> _Borrowed:
+        """:meth:`borrow` for a ``with`` block."""
+        return self.borrow(kernel, table_bits)
+
+    def give_back(self, key: tuple[Any, int], engine: CompiledEngine) -> None:
+        """Make ``engine`` idle again."""
+        with self._lock:
+            self._idle.setdefault(key, []).append(engine)
+
+
+_POOL = _Pool()
+
+
+__all__ = ["DEFAULT_OPTIONS", "SearchSession", "iterate", "search", "solve_batch", "tier_for"]
