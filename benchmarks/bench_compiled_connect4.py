@@ -8,8 +8,8 @@ position (the solve alone, timed inside the compiled loop by the processor's cyc
 table clearing between positions is not included, as in Pons' benchmark), mean positions
 explored (one per negamax call, as he counts), and positions explored per second; then Pons'
 figures for the same sets (strong, his machine) and the ratios. The Python tier (the engine,
-``gametree.algorithms.search``) solves the first positions of each set within a time budget and
-is compared with the compiled tier on exactly those positions.
+``gametree.search(..., tier="python")``) solves the first positions of each set within a time
+budget and is compared with the compiled tier on exactly those positions.
 
 Usage::
 
@@ -26,12 +26,15 @@ import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from gametree.algorithms import search
-from gametree.compiled.engine import CompiledEngine
-from gametree.games import connect4_kernel
-from gametree.games.connect4 import ConnectFour, pons_score, read_pons_line, score_from_distance
+from gametree import search, solve_batch
+from gametree.games.connect4 import (
+    C4State,
+    ConnectFour,
+    pons_score,
+    read_pons_line,
+    score_from_distance,
+)
 from gametree.registry import play_moves
 from gametree.values import plies_to_result
 
@@ -69,9 +72,9 @@ def load(name: str, count: int) -> list[tuple[str, int]]:
             (read_pons_line(line) for line in lines[:count] if line.strip())]
 
 
-def run_compiled(engine: CompiledEngine, game: ConnectFour, positions: list[tuple[str, int]],
-                 states: list[Any], weak: bool) -> tuple[Measured, list[float]]:
-    batch = engine.solve_many(states, weak=weak)
+def run_compiled(game: ConnectFour, positions: list[tuple[str, int]], states: list[C4State],
+                 weak: bool, table_bits: int) -> tuple[Measured, list[float]]:
+    batch = solve_batch(game, states, weak=weak, table_bits=table_bits, prefault=True)
     correct = 0
     for (moves, score), value in zip(positions, batch.values, strict=True):
         expected = (score > 0) - (score < 0) if weak else score
@@ -94,7 +97,7 @@ def run_python(game: ConnectFour, positions: list[tuple[str, int]], budget: floa
             break
         state = play_moves(game, list(moves))
         started = time.perf_counter()
-        result = search(game, state, algorithm="engine", time=budget - spent)
+        result = search(game, state, algorithm="engine", time=budget - spent, tier="python")
         elapsed = time.perf_counter() - started
         spent += elapsed
         if result.outcome is None:
@@ -127,9 +130,8 @@ def main() -> None:
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
           f"load average before: {os.getloadavg()[0]:.2f}")
     game = ConnectFour()
-    form = connect4_kernel.compiled_form(game)
     started = time.perf_counter()
-    engine = CompiledEngine(form.kernel, table_bits=args.table_bits, prefault=True)
+    solve_batch(game, [game.initial_state()], table_bits=args.table_bits, prefault=True)
     print(f"engine ready in {time.perf_counter() - started:.2f} s "
           f"(table: 2^{args.table_bits} entries)")
     print()
@@ -140,11 +142,11 @@ def main() -> None:
     python_rows: list[tuple[str, int, int, float | None, float | None]] = []
     for name in args.sets.split(","):
         positions = load(name, args.count)
-        states = [form.encode(play_moves(game, list(moves))) for moves, _ in positions]
+        states = [play_moves(game, list(moves)) for moves, _ in positions]
         modes = (False,) if args.no_weak else (False, True)
         strong_times: list[float] = []
         for weak in modes:
-            measured, times = run_compiled(engine, game, positions, states, weak)
+            measured, times = run_compiled(game, positions, states, weak, args.table_bits)
             if not weak:
                 strong_times = times
             pons_time, pons_nodes = PONS[name]

@@ -30,10 +30,9 @@ from collections.abc import Callable
 READY = """
 import time
 started = time.perf_counter()
-from gametree.compiled.form import engine_for
+import gametree
 from gametree.games.connect4 import ConnectFour
-from gametree.games.connect4_kernel import compiled_form
-engine = engine_for(compiled_form(ConnectFour()).kernel)
+gametree.SearchSession(ConnectFour()).prepare()
 print(time.perf_counter() - started)
 """
 
@@ -41,14 +40,13 @@ print(time.perf_counter() - started)
 SEARCHED = """
 import time
 started = time.perf_counter()
+import gametree
 from gametree.compiled.startup import without_blas_probe
 from gametree.games.connect4 import ConnectFour, split_moves
-from gametree.games.connect4_kernel import compiled_form
 from gametree.registry import play_moves
 game = ConnectFour()
 with without_blas_probe():
-    from gametree.compiled.form import compiled_search
-    compiled_search(compiled_form(game), play_moves(game, split_moves("44455554221")))
+    gametree.search(game, play_moves(game, split_moves("44455554221")))
 print(time.perf_counter() - started)
 """
 

@@ -17,8 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gametree import Game
-from gametree.engine import Engine
+from gametree import EngineTuning, Game, SearchOptions, search
 from gametree.games.nim import Nim
 from gametree.games.tictactoe import MNKGame
 
@@ -60,10 +59,10 @@ def measure(game: Game[Any, Any], depth: int | None, options: dict[str, Any],
     """Nodes of one search and the best CPU seconds of ``repeat`` fresh searches."""
     best = float("inf")
     nodes = 0
+    chosen = SearchOptions(depth=depth, tier="python", tuning=EngineTuning(**options))
     for _ in range(repeat):
-        engine = Engine(game, **options)
         started = time.process_time()
-        result = engine.search(depth=depth)
+        result = search(game, options=chosen)  # a fresh engine and table every time
         best = min(best, time.process_time() - started)
         nodes = result.stats.nodes
     return nodes, best

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gametree import algorithms
+import gametree
+from gametree import EngineTuning, SearchOptions, algorithms
 from gametree.game import Game, GameError
 from gametree.result import SearchResult
 from measure import Answer, AnswerMismatchError, Measurement, Search, measure
@@ -113,7 +114,8 @@ def measure_gametree(
     repeat: int,
     budget: float,
 ) -> Measurement:
-    """Measure ``algorithms.search(game, algorithm=..., depth=...)`` from the initial state.
+    """Measure gametree's Python tier (``gametree.search(game, algorithm=..., depth=...,
+    tier="python")``) from the initial state.
 
     gametree counts its own nodes (:attr:`SearchStats.nodes`, always on), so the counting run is
     an ordinary search. ``make_game`` builds a fresh game for each run, outside the timing,
@@ -123,9 +125,10 @@ def measure_gametree(
     """
     build = make_game
     timed_nodes: list[int] = []
+    options = SearchOptions(algorithm=algorithm, depth=depth, tier="python")
 
     def counted() -> tuple[Answer, int]:
-        result = algorithms.search(build(), algorithm=algorithm, depth=depth)
+        result = gametree.search(build(), options=options)
         return answer_of(result), result.stats.nodes
 
     def prepare() -> Search:
@@ -133,7 +136,7 @@ def measure_gametree(
         root = fresh.initial_state()
 
         def search() -> Answer:
-            result = algorithms.search(fresh, root, algorithm=algorithm, depth=depth)
+            result = gametree.search(fresh, root, options)
             timed_nodes.append(result.stats.nodes)
             return answer_of(result)
 
@@ -159,31 +162,23 @@ def measure_compiled(
 ) -> Measurement:
     """Measure gametree's compiled tier solving ``game`` from its initial state.
 
-    The game's compiled form (its numba kernel, loaded from the on-disk cache or compiled
-    before anything is timed) is searched by a compiled engine of its own, whose table
-    (``2**table_bits`` entries) is emptied before every run, outside the timing: each run does
-    the whole solve, as the Python tier's and the peers' runs do.
+    ``gametree.search`` with ``tier="compiled"``: the game's compiled form (its numba kernel,
+    loaded from the on-disk cache or compiled by the counting run, before anything is timed),
+    with a table of ``2**table_bits`` entries. Every search starts from an empty table (the
+    service empties it, inside the timing), so each run does the whole solve, as the Python
+    tier's and the peers' runs do.
     """
-    from gametree.compiled.engine import CompiledEngine  # noqa: PLC0415 - imports numba
-    from gametree.compiled.form import translate  # noqa: PLC0415
-
-    form = game.compiled_form()
-    if form is None:
-        raise BenchmarkError(f"{game.name} has no compiled form")
-    engine = CompiledEngine(form.kernel, table_bits=table_bits)
+    options = SearchOptions(tier="compiled", tuning=EngineTuning(table_bits=table_bits))
     root = game.initial_state()
-    kernel_root = form.encode(root)
 
     def solve() -> SearchResult[Any]:
-        return translate(engine.search(kernel_root), form, root)
+        return gametree.search(game, root, options)
 
     def counted() -> tuple[Answer, int]:
-        engine.new_search()
         result = solve()
         return answer_of(result), result.stats.nodes
 
     def prepare() -> Search:
-        engine.new_search()
         return lambda: answer_of(solve())
 
     return measure(counted, prepare, repeat=repeat, budget=budget)
@@ -482,8 +477,8 @@ def answer_after_move(game: Game[Any, Any], *, algorithm: str, depth: int | None
 
     def after(move: Any) -> Answer:
         child = game.play(root, hashable(move))
-        result = algorithms.search(game, child, algorithm=algorithm,
-                                   depth=None if depth is None else depth - 1)
+        result = gametree.search(game, child, algorithm=algorithm, tier="python",
+                                 depth=None if depth is None else depth - 1)
         answer = answer_of(result)
         answer.pop("move", None)
         if game.to_move(child) != player:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
-from gametree.algorithms import search
+from gametree import search
 from gametree.game import Game
 from gametree.values import Value, for_player
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from gametree.compiled.form import compiled_search, engine_for
 from gametree.games.connect4 import ConnectFour, split_moves
 from gametree.games.connect4_kernel import compiled_form as connect4_form
 from gametree.games.tictactoe import MNKGame
@@ -22,52 +21,48 @@ from gametree.registry import play_moves
 from gametree.result import SearchResult
 
 from .cli_support import gametree as run_gametree
+from .compiled_support import compiled_search, engine_for
 
 
 def fresh_engine_search(moves: str, **options: Any) -> SearchResult[Any]:
     game = ConnectFour()
-    form = connect4_form(game)
-    engine_for(form.kernel).new_search()
     state = play_moves(game, split_moves(moves)) if moves else game.initial_state()
-    return compiled_search(form, state, **options)
+    return compiled_search(connect4_form(game), state, **options)  # from an empty table
 
 
 @pytest.mark.parametrize("budget", [2_000, 30_000, 200_000])
 def test_a_node_budget_answers_with_the_deepest_completed_depth(budget: int) -> None:
     game = ConnectFour()
     form = connect4_form(game)
-    engine = engine_for(form.kernel)
     state = play_moves(game, split_moves("4453"))
-    engine.new_search()
     budgeted = compiled_search(form, state, nodes=budget)
-    reached = budgeted.stats.extra["depth_reached"]
-    assert budgeted.stats.extra["stopped_by_limit"] == 1
+    reached = budgeted.stats.depth_reached
+    assert budgeted.stats.stopped_by is not None
     assert budgeted.depth == reached and reached >= 1
-    assert budgeted.stats.extra["iterations"] == reached
+    assert budgeted.stats.iterations == reached
     assert budgeted.best_move in game.moves(state)
     # The same value as a search straight to that depth: the unfinished iteration left
     # nothing behind, and the table's entries from shallower iterations change no value.
-    engine.new_search()
     plain = compiled_search(form, state, depth=int(reached))
     assert budgeted.value == plain.value
     # A larger budget never reaches less deep.
-    engine.new_search()
     larger = compiled_search(form, state, nodes=budget * 4)
-    assert larger.stats.extra["depth_reached"] >= reached
+    assert larger.stats.depth_reached >= reached
 
 
 def test_a_budget_with_a_depth_cap_stops_at_the_cap() -> None:
     result = fresh_engine_search("", nodes=10_000_000, depth=5)
     assert result.depth == 5
-    assert result.stats.extra["stopped_by_limit"] == 0
+    assert result.stats.stopped_by is None
 
 
 @pytest.mark.parametrize("moves, plies", [("4455", 3), ("44455554221", 2)])
 def test_a_result_in_reach_is_solved_exactly_within_a_budget(moves: str, plies: int) -> None:
     result = fresh_engine_search(moves, time=30.0)
     assert result.depth is None and result.exhaustive
-    # Depth 1 proves it (a double threat, a forced loss): the exact solve follows at once.
-    assert result.stats.extra["iterations"] == 1
+    # Depth 1 proves it (a double threat, a forced loss) without one estimate: that search
+    # is already the solve.
+    assert result.stats.iterations == 1
     assert result.plies == plies
     assert result.outcome == ("win" if plies % 2 else "loss")
 
@@ -88,7 +83,7 @@ def test_a_time_budget_returns_a_legal_move_in_time() -> None:
     result = compiled_search(form, game.initial_state(), time=0.2)
     assert time.perf_counter() - started < 1.0  # generous, on a loaded machine
     assert result.best_move in game.moves(game.initial_state())
-    assert result.stats.extra["iterations"] >= 1
+    assert result.stats.iterations >= 1
 
 
 @pytest.mark.parametrize("options, message", [
@@ -96,7 +91,7 @@ def test_a_time_budget_returns_a_legal_move_in_time() -> None:
     ({"time": float("nan")}, "time must be a positive number of seconds"),
     ({"nodes": 0}, "nodes must be a positive integer"),
     ({"nodes": 2.5}, "nodes must be a positive integer"),
-    ({"time": 1.0, "weak": True}, "weak solving searches to the end of the game"),
+    ({"time": 1.0, "weak": True}, "weak proves the result of the game"),
 ])
 def test_bad_budgets_are_refused(options: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -111,18 +106,18 @@ def test_cli_time_budget_runs_on_the_compiled_tier() -> None:
     done = gametree("solve", "connect4", "--moves", "4455", "--time", "5", "--json")
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
-    assert (document["algorithm"], document["score"], document["plies"]) == ("compiled", 18, 3)
+    assert (document["tier"], document["score"], document["plies"]) == ("compiled", 18, 3)
     opening = gametree("solve", "connect4", "--time", "0.2", "--json")
     assert opening.returncode == 0, opening.stderr
     document = json.loads(opening.stdout)
-    assert document["algorithm"] == "compiled" and document["best_move"] in "1234567"
+    assert document["tier"] == "compiled" and document["best_move"] in "1234567"
 
 
 def test_cli_weak_with_a_budget_is_a_usage_error() -> None:
     done = gametree("solve", "connect4", "--weak", "--time", "1")
     assert done.returncode == 2
-    assert done.stderr.strip() == ("gametree: error: --weak proves the result of the game: "
-                                   "it takes no --depth, --time or --nodes")
+    assert done.stderr.strip() == ("gametree solve: error: --weak proves the result of the "
+                                   "game: it takes no --depth, --time or --nodes")
 
 
 def test_play_uses_the_compiled_engine_when_the_game_has_one() -> None:
@@ -138,4 +133,5 @@ def test_play_refuses_a_compiled_tier_it_cannot_use() -> None:
     done = gametree("play", "connect4", "--algorithm", "alphabeta", "--tier", "compiled",
                     typed="quit\n")
     assert done.returncode == 2
-    assert "--tier compiled: --algorithm alphabeta names a Python-tier algorithm" in done.stderr
+    assert ("--tier compiled: the compiled tier runs the engine, not --algorithm alphabeta"
+            in done.stderr)

@@ -113,7 +113,7 @@ def test_cli_announces_compilation_once(tmp_path: Path) -> None:
     first = subprocess.run(command, capture_output=True, text=True, env=environment,
                            check=True, timeout=600)
     assert first.stderr.startswith("gametree: compiling the bones 1,2,3 kernel")
-    assert '"algorithm": "compiled"' in first.stdout
+    assert '"tier": "compiled"' in first.stdout
     second = subprocess.run(command, capture_output=True, text=True, env=environment,
                             check=True, timeout=600)
     assert second.stderr == "" and second.stdout == first.stdout.replace(

@@ -19,7 +19,7 @@ def test_connect4_scores_in_pons_convention(capsys: pytest.CaptureFixture[str], 
     status, out, _ = run(capsys, "solve", "connect4", "--moves", moves, "--json")
     assert status == 0
     document = json.loads(out)
-    assert document["algorithm"] == "compiled"  # chosen automatically
+    assert document["tier"] == "compiled"  # chosen automatically
     assert (document["score"], document["outcome"], document["plies"]) == (score, outcome,
                                                                           plies)
     assert len(document["pv"]) == plies
@@ -34,7 +34,7 @@ def test_moves_file_solves_a_whole_set_in_one_process(capsys: pytest.CaptureFixt
     assert status == 0
     documents = [json.loads(line) for line in out.splitlines()]
     assert len(documents) == 30
-    assert all(document["algorithm"] == "compiled" for document in documents)
+    assert all(document["tier"] == "compiled" for document in documents)
     assert all(document["agrees"] for document in documents)
     assert [document["score"] for document in documents] == \
            [int(line.split()[1]) for line in lines]
@@ -48,7 +48,7 @@ def test_tiers_agree_and_can_be_forced(capsys: pytest.CaptureFixture[str]) -> No
         assert status == 0
         document = json.loads(out)
         values[tier] = [(entry["move"], entry["value"]) for entry in document["moves"]]
-        assert document["algorithm"] == ("compiled" if tier == "compiled" else "engine")
+        assert (document["algorithm"], document["tier"]) == ("engine", tier)
     assert values["python"] == values["compiled"]
 
 
@@ -72,7 +72,8 @@ def test_auto_keeps_the_python_tier_when_asked_for_its_algorithms(
 
 @pytest.mark.parametrize("argv, reason", [
     (("solve", "tictactoe", "--algorithm", "minimax"), "--algorithm minimax"),
-    (("trace", "bones", "--heap", "3"), "trace"),
+    (("trace", "bones", "--heap", "3"), "not --algorithm alphabeta"),
+    (("trace", "bones", "--heap", "3", "--algorithm", "engine"), "trace"),
     (("solve", "connect4", "--width", "9", "--height", "9", "--moves", "5"), "90 bits"),
     (("solve", "tree", "--leaves", "1 2 3 4"), "no compiled form"),
 ])

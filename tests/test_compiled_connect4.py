@@ -10,12 +10,12 @@ import pytest
 
 from gametree.compiled import CompiledEngine
 from gametree.compiled.adapter import KernelGame
-from gametree.compiled.form import compiled_search, engine_for
 from gametree.compiled.kernel import KernelError
 from gametree.games import connect4_kernel
 from gametree.games.connect4 import ConnectFour, pons_score
 from gametree.registry import play_moves
 
+from .compiled_support import compiled_search, engine_for
 from .exact import node_value, reachable, sign
 from .pons import pons_set
 

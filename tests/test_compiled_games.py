@@ -12,12 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gametree import minimax, negamax
-from gametree.compiled.form import CompiledForm, compiled_search, engine_for
+from gametree.compiled.form import CompiledForm
 from gametree.games.nim import Nim
 from gametree.games.subtraction import SubtractionGame
 from gametree.games.tictactoe import MNKGame
 from gametree.registry import get
 
+from .compiled_support import compiled_search, engine_for
 from .exact import node_value, reachable, sign
 
 

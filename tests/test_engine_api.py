@@ -110,8 +110,8 @@ def test_time_budget_stops_a_search_that_would_take_long() -> None:
     result = engine.search(time=0.05)
     assert result.best_move in game.moves(game.initial_state())
     assert engine.last_stop == "time"
-    assert result.stats.extra["stopped_by_limit"] == 1
-    assert result.depth == result.stats.extra["depth_reached"]
+    assert result.stats.stopped_by is not None
+    assert result.depth == result.stats.depth_reached
 
 
 def test_stops_when_the_result_is_proven() -> None:
@@ -119,7 +119,7 @@ def test_stops_when_the_result_is_proven() -> None:
     engine = Engine(tree, iterative=True)
     result = engine.search()
     assert engine.last_stop == "proven"
-    assert result.stats.extra["iterations"] == 1
+    assert result.stats.iterations == 1
     assert (result.value, result.outcome, result.plies) == (WIN - 1, "win", 1)
     assert result.depth is None  # the value holds to the end of the game
     other = result.moves[1]

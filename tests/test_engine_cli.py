@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from gametree.algorithms import search
+from gametree import search
 from gametree.games.tictactoe import MNKGame
 
 from .cli_support import run
@@ -22,9 +22,12 @@ def test_the_engine_is_the_default(capsys: pytest.CaptureFixture[str]) -> None:
         status, out, _ = run(capsys, command, "tree", *SEED_004, "--json")
         assert status == 0
         document = json.loads(out)
-        assert document["algorithm"] == "engine"
+        # trace shows seed 004's alpha-beta unless told otherwise
+        assert document["algorithm"] == ("alphabeta" if command == "trace" else "engine")
         assert document["value"] == 10 and document["best_move"] == "A"
     assert search(MNKGame()).algorithm == "engine"
+    status, out, _ = run(capsys, "trace", "tree", *SEED_004)
+    assert status == 0 and "trace of alphabeta, fail-soft, to the end:" in out
 
 
 def test_analyze_gives_the_exact_scores(capsys: pytest.CaptureFixture[str]) -> None:
@@ -36,26 +39,27 @@ def test_analyze_gives_the_exact_scores(capsys: pytest.CaptureFixture[str]) -> N
     assert engine == reference
 
 
-@pytest.mark.parametrize("tier, algorithm", [("python", "engine"), ("auto", "compiled")])
+@pytest.mark.parametrize("tier, ran", [("python", "python"), ("auto", "compiled")])
 def test_time_and_nodes_budgets(capsys: pytest.CaptureFixture[str], tier: str,
-                                algorithm: str) -> None:
+                                ran: str) -> None:
     status, out, _ = run(capsys, "solve", "tictactoe", "--time", "5", "--json", "--tier", tier)
     document = json.loads(out)
     assert status == 0 and document["outcome"] == "draw"  # solved well within the budget
-    assert document["algorithm"] == algorithm
+    assert (document["algorithm"], document["tier"]) == ("engine", ran)
     status, out, _ = run(capsys, "solve", "tictactoe", "--nodes", "200", "--json",
                          "--tier", tier)
     document = json.loads(out)
-    assert status == 0 and document["stats"]["stopped_by_limit"] == 1
+    assert status == 0 and document["stats"]["stopped_by"] == "nodes"
     assert document["stats"]["nodes"] <= 200
     assert document["best_move"] is not None
     status, out, _ = run(capsys, "solve", "tictactoe", "--nodes", "200", "--depth", "3",
                          "--tier", tier)
-    assert status == 0 and f"{algorithm}, to depth 3" in out
+    assert status == 0 and f"engine ({ran} tier), to depth 3" in out
 
 
 def test_trace_shows_the_engine_at_work(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "trace", "tictactoe", "--moves", "1 5", "--time", "5")
+    status, out, _ = run(capsys, "trace", "tictactoe", "--moves", "1 5", "--time", "5",
+                         "--algorithm", "engine")
     assert status == 0
     assert "Iteration: depth 1" in out and "TABLE ..." in out
 
@@ -64,8 +68,9 @@ def test_trace_shows_the_engine_at_work(capsys: pytest.CaptureFixture[str]) -> N
     (["--time", "0"], "expected a positive number of seconds"),
     (["--time", "soon"], "expected a number of seconds"),
     (["--nodes", "0"], "expected a number >= 1"),
-    (["--time", "1", "--algorithm", "minimax"], "--time does not apply to --algorithm minimax"),
-    (["--nodes", "9", "--algorithm", "alphabeta"], "--nodes does not apply"),
+    (["--weak", "--algorithm", "minimax"], "--weak needs the engine, not minimax"),
+    (["--nodes", "9", "--algorithm", "alphabeta"],
+     "--nodes needs the engine: alphabeta cannot stop half-way"),
 ])
 def test_bad_budgets_are_one_line_errors(capsys: pytest.CaptureFixture[str], argv: list[str],
                                          message: str) -> None:
@@ -74,8 +79,8 @@ def test_bad_budgets_are_one_line_errors(capsys: pytest.CaptureFixture[str], arg
     assert len(err.strip().splitlines()) == 1 and message in err
 
 
-@pytest.mark.parametrize("tier, algorithm", [("python", "engine"), ("auto", "compiled")])
-def test_time_budget_from_the_terminal(tier: str, algorithm: str) -> None:
+@pytest.mark.parametrize("tier, ran", [("python", "python"), ("auto", "compiled")])
+def test_time_budget_from_the_terminal(tier: str, ran: str) -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "gametree", "solve", "tictactoe", "--time", "0.2", "--json",
          "--tier", tier],
@@ -83,4 +88,4 @@ def test_time_budget_from_the_terminal(tier: str, algorithm: str) -> None:
     )
     assert completed.returncode == 0, completed.stderr
     document = json.loads(completed.stdout)
-    assert document["algorithm"] == algorithm and document["best_move"] is not None
+    assert document["tier"] == ran and document["best_move"] is not None

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree.algorithms import search
+from gametree import search
 from gametree.game import IllegalMoveError, PositionError
 from gametree.games.connect4 import C4State, ConnectFour, pons_score, read_pons_line
 from gametree.registry import OptionError, get, make, play_moves

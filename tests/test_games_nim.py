@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree.algorithms import search
+from gametree import search
 from gametree.game import IllegalMoveError
 from gametree.games.nim import Nim, mover_wins, nim_sum, parse_rows, split_moves
 from gametree.registry import get, make, play_moves

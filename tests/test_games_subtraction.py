@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gametree.algorithms import search
+from gametree import search
 from gametree.game import IllegalMoveError
 from gametree.games.subtraction import SubtractionGame, parse_takes
 from gametree.registry import OptionError, make, play_moves

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree.algorithms import search
+from gametree import search
 from gametree.game import IllegalMoveError, PositionError
 from gametree.games.tictactoe import Board, MNKGame, board_symmetries
 from gametree.registry import OptionError, make, play_moves

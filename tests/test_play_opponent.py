@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree import GameTree, alphabeta, minimax
-from gametree.algorithms import ALGORITHMS, DEFAULT_ALGORITHM, Algorithm, search
+from gametree import GameTree, minimax, search
+from gametree.algorithms import DEFAULT_ALGORITHM
 from gametree.play import SearchOpponent
 from gametree.registry import make
 
@@ -26,7 +26,6 @@ def test_fixed_depth_is_one_search_at_that_depth() -> None:
     assert decision.depth == 2
     assert not decision.complete  # the tree is 3 plies deep
     assert decision.nodes == expected.stats.nodes
-    assert decision.stopped is None
 
 
 def test_a_depth_beyond_the_tree_is_reported_complete() -> None:
@@ -73,22 +72,26 @@ def test_a_seed_breaks_ties_reproducibly_among_the_best_moves() -> None:
 
 
 def test_describe_says_how_the_computer_thinks() -> None:
-    assert SearchOpponent(depth=4, algorithm="alphabeta").describe() == "alphabeta, 4 plies deep"
-    assert SearchOpponent(time_per_move=2, algorithm="negamax").describe() == (
+    tree = SEED_TREE
+    assert SearchOpponent(depth=4, algorithm="alphabeta").describe(tree) == (
+        "alphabeta, 4 plies deep")
+    assert SearchOpponent(time_per_move=2, algorithm="negamax").describe(tree) == (
         "negamax, up to 2 s per move")
-    assert SearchOpponent(time_per_move=0.5, depth=6, algorithm="alphabeta").describe() == (
+    assert SearchOpponent(time_per_move=0.5, depth=6, algorithm="alphabeta").describe(tree) == (
         "alphabeta, up to 0.5 s per move, at most 6 plies deep")
-    assert SearchOpponent(algorithm="minimax").describe() == (
+    assert SearchOpponent(algorithm="minimax").describe(tree) == (
         "minimax, searching to the end of the game")
+    assert SearchOpponent(depth=3).describe(tree) == "engine, 3 plies deep"  # no kernel
 
 
 @pytest.mark.parametrize("options", [
     {"depth": 0}, {"depth": -1}, {"depth": 2.5}, {"depth": True},
     {"time_per_move": 0}, {"time_per_move": -1.0}, {"time_per_move": float("nan")},
-    {"time_per_move": float("inf")}, {"algorithm": "magic"},
+    {"time_per_move": float("inf")}, {"algorithm": "magic"}, {"tier": "fast"},
+    {"algorithm": "minimax", "tier": "compiled"},
 ])
 def test_bad_settings_are_refused_with_a_reason(options: dict[str, Any]) -> None:
-    with pytest.raises(ValueError, match=r"depth|time|algorithm"):
+    with pytest.raises(ValueError, match=r"depth|time|algorithm|tier"):
         SearchOpponent(**options)
 
 
@@ -106,53 +109,28 @@ def test_every_strength_without_a_depth_cut_agrees_with_minimax(nested: list[Any
     for opponent in (SearchOpponent(algorithm=algorithm),
                      SearchOpponent(algorithm=algorithm, time_per_move=60.0)):
         decision = opponent.choose(tree, 0)
-        if not opponent.timed_by_search:  # (a self-timed search reports no depth cuts)
-            assert decision.complete or decision.result.outcome in ("win", "loss")
+        assert decision.complete
         assert decision.result.value == oracle.value
         best = {entry.move for entry in oracle.moves if entry.value == oracle.value}
         assert decision.move in best
 
 
-def test_an_algorithm_with_its_own_time_control_gets_the_budget_directly(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # The engine (issue 4) registers a "time" option: it is handed the budget and the depth
-    # cap in one call, with no tracer, instead of being deepened here.
-    calls: list[dict[str, Any]] = []
-
-    def timed(game: Any, state: Any, **options: Any) -> Any:
-        calls.append(options)
-        return alphabeta(game, state, depth=options["depth"], seed=options["seed"],
-                         exact_root=options.get("exact_root", False))
-
-    monkeypatch.setitem(ALGORITHMS, "timed", Algorithm(
-        "timed", "a search that keeps its own clock", timed, frozenset({"time", "exact_root"})))
-    opponent = SearchOpponent(algorithm="timed", time_per_move=0.5, depth=6)
-    assert opponent.timed_by_search
-    decision = opponent.choose(RESULT_TREE, 0)
-    assert calls[-1]["time"] == 0.5 and calls[-1]["depth"] == 6
-    assert calls[-1]["tracer"] is None
-    assert len(calls) == 1
-    assert decision.move == RESULT_TREE.node("B") and decision.complete
-    opponent.analyse(RESULT_TREE, 0)
-    assert calls[-1]["exact_root"] is True
-    SearchOpponent(algorithm="timed", depth=3).choose(RESULT_TREE, 0)
-    assert "time" not in calls[-1] and calls[-1]["depth"] == 3
-    assert not SearchOpponent(algorithm="alphabeta").timed_by_search
-
-
-def test_the_engine_is_kept_for_the_whole_game_and_agrees_with_a_fresh_one() -> None:
+@pytest.mark.parametrize("tier", ["python", "compiled"])
+def test_one_session_serves_the_whole_game_and_agrees_with_a_fresh_search(tier: str) -> None:
     game = make("tictactoe")
-    opponent = SearchOpponent(algorithm="engine", depth=9)
+    opponent = SearchOpponent(algorithm="engine", depth=9, tier=tier)  # type: ignore[arg-type]
     state = game.play(game.initial_state(), game.parse_move(game.initial_state(), "1,1"))
     first = opponent.choose(game, state)
-    engine = opponent.engine
-    assert engine is not None and engine.table is not None and len(engine.table) > 0
+    session = opponent.session(game)
+    assert first.result.tier == tier
     reply = game.play(state, first.move)
-    second = opponent.choose(game, game.play(reply, game.moves(reply)[0]))
-    assert opponent.engine is engine  # the same engine, table and all
-    assert first.result.value == search(game, state, algorithm="engine", depth=9).value
+    later = game.play(reply, game.moves(reply)[0])
+    second = opponent.choose(game, later)
+    assert opponent.session(game) is session  # the same session, tables and all
+    fresh = search(game, later, depth=9, tier=tier)
+    assert (second.result.value, second.move) == (fresh.value, fresh.best_move)
+    assert second.result.stats.nodes <= fresh.stats.nodes  # it remembered something
     assert first.result.value == minimax(game, state).value
-    assert second.result.outcome is not None
     other = make("tictactoe", rows=4, cols=4, k=3)
     opponent.choose(other, other.initial_state())
-    assert opponent.engine is not engine  # a new game gets a new engine
+    assert opponent.session(other) is not session  # a new game gets a new session

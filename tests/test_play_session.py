@@ -343,8 +343,8 @@ def test_a_proven_draw_is_called_a_draw_even_if_estimates_were_used_on_the_way()
     # shallow iterations and still prove the draw: the result's outcome is what counts.
     result = SearchOpponent(algorithm="alphabeta").choose(tree(), tree().node("G")).result
     proven = replace(result, stats=replace(result.stats, evaluations=5), outcome="draw",
-                     exhaustive=False)
-    decision = Decision(proven, None, True, 10, 0.0)
+                     exhaustive=False, depth=None)
+    decision = Decision(proven)
     assert decision_value(decision) == "draw"
-    estimate = Decision(replace(proven, outcome=None, exhaustive=False), 3, False, 10, 0.0)
+    estimate = Decision(replace(proven, outcome=None, exhaustive=False, complete=False, depth=3))
     assert decision_value(estimate) == "estimate 0"

@@ -21,7 +21,7 @@ def perfect_game_moves() -> tuple[list[str], Any]:
     The engine is the one ``gametree play`` uses: on the game's compiled form.
     """
     game = make("tictactoe")
-    engine = SearchOpponent(compiled=game.compiled_form())
+    engine = SearchOpponent(tier="compiled")
     state, texts = game.initial_state(), []
     while not game.is_over(state):
         move = engine.choose(game, state).move

@@ -12,11 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree import GameTree, minimax
-from gametree.algorithms import search
-from gametree.play.deepening import DepthCutWatch, Iteration, deepen, predicted_seconds
+from gametree import GameTree, minimax, search
+from gametree.reference.deepening import Iteration, deepen, predicted_seconds
 from gametree.result import SearchResult, SearchStats
-from gametree.trace import Tracer
 
 
 class FakeClock:
@@ -29,17 +27,15 @@ class FakeClock:
         return self.now
 
 
-def synthetic_run(clock: FakeClock, nodes_at: dict[int, int], game: GameTree,
-                  started: list[int]) -> Any:
+def synthetic_run(clock: FakeClock, nodes_at: dict[int, int], started: list[int]) -> Any:
     """A stand-in search: costs ``nodes_at[depth]`` milliseconds and is always cut by depth."""
 
-    def run(depth: int, tracer: Tracer[int, int]) -> SearchResult[int]:
+    def run(depth: int) -> SearchResult[int]:
         started.append(depth)
         clock.now += nodes_at[depth] / 1000
-        tracer.leaf(game.initial_state(), depth, "MAX", 0, "heuristic")  # root has moves: cut
         stats = SearchStats(nodes=nodes_at[depth], leaves=1, evaluations=1)
         return SearchResult(best_move=1, value=0, moves=(), pv=(1,), stats=stats,
-                            algorithm="fake", depth=depth)
+                            algorithm="fake", depth=depth, complete=False)
 
     return run
 
@@ -50,8 +46,8 @@ BIG_TREE = GameTree.from_leaves(" ".join(str(v % 7 - 3) for v in range(3 ** 5)),
 def test_an_iteration_predicted_to_overrun_the_budget_is_never_started() -> None:
     clock, started = FakeClock(), list[int]()
     nodes = {depth: 10 ** depth for depth in range(1, 8)}  # each depth costs 10x the last
-    run = synthetic_run(clock, nodes, BIG_TREE, started)
-    deepened = deepen(BIG_TREE, run, budget=5.0, first_growth=10, clock=clock)
+    run = synthetic_run(clock, nodes, started)
+    deepened = deepen(run, budget=5.0, first_growth=10, clock=clock)
     # depth 1: 0.01 s, depth 2: 0.1 s (0.11 in all), depth 3: 1 s (1.11 in all); depth 4 would
     # take about 10 s more, past the 5 s budget, so it is not started.
     assert started == [1, 2, 3]
@@ -63,8 +59,8 @@ def test_an_iteration_predicted_to_overrun_the_budget_is_never_started() -> None
 
 def test_depth_one_runs_even_when_the_budget_is_tiny() -> None:
     clock, started = FakeClock(), list[int]()
-    run = synthetic_run(clock, {1: 50_000, 2: 10 ** 6}, BIG_TREE, started)
-    deepened = deepen(BIG_TREE, run, budget=0.001, clock=clock)
+    run = synthetic_run(clock, {1: 50_000, 2: 10 ** 6}, started)
+    deepened = deepen(run, budget=0.001, clock=clock)
     assert started == [1]
     assert deepened.stopped == "time"
     assert deepened.result.best_move == 1
@@ -72,8 +68,8 @@ def test_depth_one_runs_even_when_the_budget_is_tiny() -> None:
 
 def test_the_depth_cap_stops_deepening() -> None:
     clock, started = FakeClock(), list[int]()
-    run = synthetic_run(clock, {depth: 1 for depth in range(1, 10)}, BIG_TREE, started)
-    deepened = deepen(BIG_TREE, run, budget=1000.0, max_depth=4, clock=clock)
+    run = synthetic_run(clock, {depth: 1 for depth in range(1, 10)}, started)
+    deepened = deepen(run, budget=1000.0, max_depth=4, clock=clock)
     assert started == [1, 2, 3, 4]
     assert deepened.stopped == "depth"
     assert not deepened.complete
@@ -91,8 +87,8 @@ def test_prediction_uses_the_larger_of_the_last_two_growth_factors() -> None:
 
 
 def real_run(game: GameTree, **options: Any) -> Any:
-    def run(depth: int, tracer: Tracer[int, int]) -> SearchResult[int]:
-        return search(game, algorithm="alphabeta", depth=depth, tracer=tracer, **options)
+    def run(depth: int) -> SearchResult[int]:
+        return search(game, algorithm="alphabeta", depth=depth, **options)
 
     return run
 
@@ -102,7 +98,7 @@ def test_a_proven_win_stops_deepening_at_its_depth() -> None:
     # though C's subtree is still cut off there.
     tree = GameTree.from_nested([["win", "win"], [3, ["loss", 4]]])
     clock = FakeClock()
-    deepened = deepen(tree, real_run(tree), budget=10.0, clock=clock)
+    deepened = deepen(real_run(tree), budget=10.0, clock=clock)
     assert deepened.stopped == "proven"
     assert deepened.depth == 2
     assert deepened.result.outcome == "win"
@@ -111,26 +107,30 @@ def test_a_proven_win_stops_deepening_at_its_depth() -> None:
 
 def test_a_complete_search_stops_deepening() -> None:
     tree = GameTree.from_leaves("3 5 2 9 12 5 23 23")  # numeric leaves: never "proven"
-    deepened = deepen(tree, real_run(tree), budget=10.0, clock=FakeClock())
+    deepened = deepen(real_run(tree), budget=10.0, clock=FakeClock())
     assert deepened.stopped == "complete"
     assert deepened.complete
     assert deepened.depth == 3
     assert deepened.result.value == 12  # seed 003
 
 
-def test_the_watch_tells_a_depth_cut_from_the_game_s_own_horizon() -> None:
+def test_a_result_tells_a_depth_cut_from_the_game_s_own_horizon() -> None:
     tree = GameTree.from_leaves("3 5 2 9 12 5 23 23")
-    for depth, cut in ((1, True), (2, True), (3, False), (4, False)):
-        watch: DepthCutWatch[int, int] = DepthCutWatch(tree)
-        result = search(tree, algorithm="alphabeta", depth=depth, tracer=watch)
-        assert watch.was_cut(result) is cut, depth
+    for algorithm in ("minimax", "alphabeta", "negamax", "engine"):
+        for depth, cut in ((1, True), (2, True), (3, False), (4, False)):
+            if algorithm == "engine" and depth == 3:
+                continue  # the engine does not look for moves at the depth limit: it says cut
+            result = search(tree, algorithm=algorithm, depth=depth)
+            assert result.complete is not cut, (algorithm, depth)
 
 
-def test_a_search_that_does_not_report_leaves_counts_as_cut() -> None:
-    tree = GameTree.from_leaves("3 5 2 9")
-    watch: DepthCutWatch[int, int] = DepthCutWatch(tree)
-    result = search(tree, algorithm="alphabeta")  # the watch was not given: it saw nothing
-    assert watch.was_cut(result)
+def test_the_service_deepens_a_reference_algorithm_under_a_time_budget() -> None:
+    tree = GameTree.from_leaves("3 5 2 9 12 5 23 23")
+    result = search(tree, algorithm="minimax", time=60.0)  # complete at depth 3: stops there
+    assert (result.value, result.stats.iterations, result.stats.depth_reached) == (12, 3, 3)
+    assert result.stats.stopped_by is None and result.depth is None
+    assert result.stats.nodes == sum(search(tree, algorithm="minimax", depth=depth).stats.nodes
+                                     for depth in (1, 2, 3))
 
 
 LEAF = st.one_of(st.sampled_from(["win", "loss", "draw"]), st.integers(-20, 20))
@@ -143,7 +143,7 @@ def test_deepening_without_time_pressure_finds_the_full_search_value(nested: lis
     # It stops early only on a proven result or a complete search, so it must agree with
     # minimax searching to the end (the reference oracle), on every tree.
     tree = GameTree.from_nested(nested)
-    deepened = deepen(tree, real_run(tree), budget=1.0, clock=FakeClock())
+    deepened = deepen(real_run(tree), budget=1.0, clock=FakeClock())
     oracle = minimax(tree)
     assert deepened.stopped in ("proven", "complete")
     assert deepened.result.value == oracle.value

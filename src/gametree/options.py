@@ -10,11 +10,12 @@ it once and searches any number of positions with it::
     >>> SearchOptions(algorithm="minimax", nodes=1000)
     Traceback (most recent call last):
     ...
-    ValueError: a node budget (nodes) needs the engine: minimax cannot stop half-way
+    gametree.options.OptionError: nodes needs the engine: minimax cannot stop half-way
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
@@ -29,6 +30,30 @@ TIERS: tuple[TierChoice, ...] = ("auto", "python", "compiled")
 
 DEFAULT_TABLE_BITS = 22
 """The compiled tier's table size by default: ``2**22`` entries of 16 bytes (64 MiB)."""
+
+
+OPTION_NAMES: Mapping[str, str] = {
+    "algorithm": "algorithm", "depth": "depth", "time": "time", "nodes": "nodes",
+    "weak": "weak", "exact_root": "exact_root", "seed": "seed", "tier": "tier",
+    "fail_hard": "fail_soft=False", "tuning": "tuning", "compiled": "tier='compiled'",
+}
+"""How :class:`OptionError` messages name the options in Python (a front-end passes its own
+names to :meth:`OptionError.text`: the command line says ``--fail-hard``)."""
+
+
+class OptionError(ValueError):
+    """Options that cannot go together, or that cannot search a game; the message names the
+    options at fault in the words of whoever reads it (:meth:`text`)."""
+
+    def __init__(self, template: str, **details: object) -> None:
+        self.template = template
+        """The message with ``{option}`` placeholders (keys of :data:`OPTION_NAMES`)."""
+        self.details = details
+        super().__init__(self.text(OPTION_NAMES))
+
+    def text(self, names: Mapping[str, str]) -> str:
+        """The message with the options called by ``names``."""
+        return self.template.format(**names, **self.details)
 
 
 def _check_flag(name: str, value: object) -> None:
@@ -159,21 +184,22 @@ class SearchOptions:
         algorithm = self.algorithm
         engine = algorithm == ENGINE
         if self.weak and not engine:
-            raise ValueError(f"a weak solve (weak) needs the engine, not {algorithm}")
+            raise OptionError("{weak} needs the engine, not {name}", name=algorithm)
         if self.weak and (self.depth is not None or self.time is not None
                           or self.nodes is not None):
-            raise ValueError("a weak solve (weak) proves the result of the game: it takes no "
-                             "depth, time or node budget")
+            raise OptionError("{weak} proves the result of the game: it takes no {depth}, "
+                              "{time} or {nodes}")
         if self.nodes is not None and not engine:
-            raise ValueError(f"a node budget (nodes) needs the engine: {algorithm} cannot "
-                             f"stop half-way")
+            raise OptionError("{nodes} needs the engine: {name} cannot stop half-way",
+                              name=algorithm)
         if not self.fail_soft and algorithm != "alphabeta":
-            raise ValueError(f"fail-hard (fail_soft=False) is an option of alphabeta, not "
-                             f"{algorithm}")
+            raise OptionError("{fail_hard} is an option of alphabeta, not {name}",
+                              name=algorithm)
         if self.tuning != DEFAULT_TUNING and not engine:
-            raise ValueError(f"engine tuning does not apply to {algorithm}")
+            raise OptionError("{tuning} does not apply to {name}", name=algorithm)
         if self.tier == "compiled" and not engine:
-            raise ValueError(f"the compiled tier runs the engine, not {algorithm}")
+            raise OptionError("{compiled}: the compiled tier runs the engine, not {algorithm} "
+                              "{name}", name=algorithm)
         if self.tier == "compiled" and self.tuning.python_only:
-            raise ValueError("the compiled tier has none of the Python engine's tuning "
-                             "settings but table_bits")
+            raise OptionError("{compiled}: the compiled tier has none of the Python engine's "
+                              "tuning settings but table_bits")

@@ -141,7 +141,9 @@ class SearchResult(Generic[M]):
 
     complete: bool = False
     """True if no line was cut off by the depth limit: deeper searches would find the same
-    values (they are the game's own, or an explicit tree's leaf values)."""
+    values (they are the game's own, or an explicit tree's leaf values). The engine does not
+    generate moves at the depth limit, so it counts a leaf of an explicit tree met exactly
+    there as cut (it says so one ply deeper)."""
 
     weak: bool = False
     """True for a weak solve: only win, draw or loss was proven, and values are 1, 0 and -1
@@ -153,9 +155,10 @@ class SearchResult(Generic[M]):
         return all(entry.exact for entry in self.moves)
 
     def value_text(self) -> str:
-        """:attr:`value` in words: ``win in 3``, ``draw``, ``loss in 4`` or the number."""
-        if self.outcome == "draw":
-            return "draw"
+        """:attr:`value` in words: ``win in 3``, ``draw``, ``loss in 4`` or the number (a weak
+        solve's result: ``win``, ``draw`` or ``loss``)."""
+        if self.outcome == "draw" or (self.weak and self.outcome is not None):
+            return self.outcome
         return format_value(self.value, by_distance=self.by_distance)
 
     def to_dict(self, game: Game[Any, M], root: Any) -> dict[str, Any]:

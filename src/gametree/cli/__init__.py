@@ -9,8 +9,16 @@ from collections.abc import Sequence
 from ..compiled.build import set_compile_listener
 from ..compiled.startup import without_blas_probe
 from ..game import GameError
+from ..options import OptionError
 from . import counting, listing, play, searching
 from .parser import CliParser
+
+FLAGS = {
+    "algorithm": "--algorithm", "depth": "--depth", "time": "--time", "nodes": "--nodes",
+    "weak": "--weak", "exact_root": "--exact", "seed": "--seed", "tier": "--tier",
+    "fail_hard": "--fail-hard", "tuning": "engine tuning", "compiled": "--tier compiled",
+}
+"""The command line's names of the search options, for :class:`OptionError` messages."""
 
 
 def _announce(message: str) -> None:
@@ -44,6 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # skipped for the whole command.
         with without_blas_probe():
             status: int = args.run(args)
+    except OptionError as error:
+        print(f"gametree {args.command}: error: {error.text(FLAGS)}", file=sys.stderr)
+        return 2
     except (GameError, ValueError) as error:
         print(f"gametree {args.command}: error: {error}", file=sys.stderr)
         return 2

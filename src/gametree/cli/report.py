@@ -8,13 +8,20 @@ from ..game import Game
 from ..result import MoveValue, SearchResult
 from ..values import format_value
 
+WEAK_WORDS = {1: "win", 0: "draw", -1: "loss"}
+"""A weak solve's values in words."""
 
-def move_value_text(entry: MoveValue[Any], *, by_distance: bool, exhaustive: bool = False) -> str:
+
+def move_value_text(entry: MoveValue[Any], *, by_distance: bool, exhaustive: bool = False,
+                    weak: bool = False) -> str:
     """A root move's value, with ``<=`` or ``>=`` when it is only a bound.
 
-    ``exhaustive`` says no heuristic estimate entered the search, so a 0 is a proven draw.
+    ``exhaustive`` says no heuristic estimate entered the search, so a 0 is a proven draw;
+    ``weak`` that the values are a weak solve's 1, 0 and -1.
     """
-    if exhaustive and entry.value == 0:
+    if weak:
+        text = WEAK_WORDS[int(entry.value)]
+    elif exhaustive and entry.value == 0:
         text = "draw"
     else:
         text = format_value(entry.value, by_distance=by_distance)
@@ -62,24 +69,32 @@ def result_text(game: Game[Any, Any], state: Any, result: SearchResult[Any], *,
         lines = ["the game is over: there is nothing to search"]
     if result.best_move is not None:
         lines.append(f"best move: {game.format_move(state, result.best_move)}")
-        lines.append(f"principal variation: {line_text(game, state, result.pv)}")
+        if result.weak:
+            lines.append("principal variation: not computed (a weak solve proves the result "
+                         "and one move that keeps it)")
+        else:
+            lines.append(f"principal variation: {line_text(game, state, result.pv)}")
     if result.moves:
         width = max(len(game.format_move(state, entry.move)) for entry in result.moves)
         if not analysis:
             lines.append("moves:")
         for entry in result.moves:
             name = game.format_move(state, entry.move)
-            value_text = move_value_text(entry, by_distance=by_distance, exhaustive=exhaustive)
+            value_text = move_value_text(entry, by_distance=by_distance, exhaustive=exhaustive,
+                                         weak=result.weak)
             if analysis:
                 lines.append(f"Score for move {name:<{width}} = {value_text}")
             else:
                 lines.append(f"  {name:<{width}}  {value_text}")
-        if not result.exact:
+        if not result.exact and result.weak:
+            lines.append("(<= v: at most v, not examined further; a weak solve stops at the "
+                         "first move that keeps the result)")
+        elif not result.exact:
             lines.append("(<= v: the move was refuted and searched no further; "
                          "use --exact for exact values)")
     stats = result.stats
     lines.append(
-        f"{result.algorithm}, {depth}: {stats.nodes} nodes, {stats.leaves} leaves, "
-        f"{stats.cutoffs} cut-offs, {stats.seconds:.4f} s"
+        f"{result.algorithm} ({result.tier} tier), {depth}: {stats.nodes} nodes, "
+        f"{stats.leaves} leaves, {stats.cutoffs} cut-offs, {stats.seconds:.4f} s"
     )
     return "\n".join(lines)

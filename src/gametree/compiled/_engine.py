@@ -405,23 +405,34 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
 @njit(cache=True)
 def probe(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) -> int:
     """Like :func:`negamax`, for any state: first the checks negamax leaves to its caller (is
-    the game over; can the player to move win at once)."""
+    the game over; can the player to move win at once). A state at depth 0 is valued as
+    negamax values the children of the nodes it searches (with the threat hooks: after the
+    threat checks), so that a root move's own search agrees with the root's."""
+    threats = HAS_THREATS and ws[C_BY_DISTANCE]
+    if depth <= 0 and not threats:
+        return static(state, ply, ws)
     utility = k_outcome(state)
-    mover = k_to_move(state)
     if utility != ONGOING:
-        ws[C_NODES] += 1
-        leaf(ply, ws)
-        return terminal(utility, mover, ply, ws[C_BY_DISTANCE])
-    if depth <= 0:
-        ws[C_NODES] += 1
-        leaf(ply, ws)
-        ws[C_EVALUATIONS] += 1
-        return heuristic(state, mover)
-    if HAS_THREATS and ws[C_BY_DISTANCE] and k_can_win_next(state):
+        return static(state, ply, ws)
+    if threats and k_can_win_next(state):
         ws[C_NODES] += 1
         leaf(ply, ws)
         return WIN - (ply + 1)
     return negamax(state, ply, depth, alpha, beta, ws)
+
+
+@njit(cache=True)
+def static(state: Any, ply: int, ws: Any) -> int:
+    """The value of ``state`` without searching: its result if the game is over, else the
+    kernel's estimate (counted as a node and a leaf)."""
+    ws[C_NODES] += 1
+    leaf(ply, ws)
+    mover = k_to_move(state)
+    utility = k_outcome(state)
+    if utility != ONGOING:
+        return terminal(utility, mover, ply, ws[C_BY_DISTANCE])
+    ws[C_EVALUATIONS] += 1
+    return heuristic(state, mover)
 
 
 @njit(cache=True, inline="always")
@@ -557,7 +568,9 @@ R_VALUE = 0
 R_COUNT = 1
 R_BEST = 2
 R_PV_LENGTH = 3
-R_ENTRIES = 4
+R_PROBED = 4
+"""The root's value as its own search found it (R_VALUE may differ: see search_root)."""
+R_ENTRIES = 5
 """Three words per root move from here: the move, its value, its bound (B_*)."""
 R_PV = R_ENTRIES + 3 * MAX_MOVES
 """The principal variation's moves from here."""
@@ -614,11 +627,14 @@ def search_root(state: Any, first: int, depth: int, mode: int, ws: Any, out: Any
     zero = np.int64(0)
     if exhaustive:
         value = solve(state, zero, weak, ws)
+    elif depth == 0:
+        value = static(state, zero, ws)
     else:
         value = zero
         for d in range(first, depth + 1):
             value = probe(state, zero, np.int64(d), np.int64(-INF), np.int64(INF), ws)
     out[R_VALUE] = value
+    out[R_PROBED] = value
     out[R_COUNT] = 0
     out[R_BEST] = -1
     out[R_PV_LENGTH] = 0
@@ -663,8 +679,8 @@ def search_root(state: Any, first: int, depth: int, mode: int, ws: Any, out: Any
         if best < 0 and bound == B_EXACT and worth == value:
             best = i
     if best < 0:
-        # Only under a depth limit, where table entries from deeper searches can make a root
-        # move look better than the root's own search found: take the best value seen.
+        # Only under a depth limit, where a root move's own search can see more or less than
+        # the root's (table entries from other depths): take the best value seen.
         best = 0
         for i in range(1, count):
             if out[R_ENTRIES + 3 * i + 1] > out[R_ENTRIES + 3 * best + 1]:

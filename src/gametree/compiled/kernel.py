@@ -81,8 +81,8 @@ class Kernel:
     """A game's rules as compiled functions, with what the engine needs to know about them.
 
     Build one from a rules factory with :meth:`from_factory`, or from functions with
-    :meth:`from_functions`. Nothing is compiled until an engine is asked for
-    (:func:`gametree.compiled.engine_for`).
+    :meth:`from_functions`. Nothing is compiled until an engine is made
+    (:class:`gametree.compiled.CompiledEngine`, as :func:`gametree.search` does).
     """
 
     name: str

@@ -433,7 +433,8 @@ class Engine(Generic[S, M]):
                       report.value)
         counters = run.searcher.counters()
         # A search straight to the end, or one no depth limit cut, reports how deep it went.
-        depth = counters["deepest"] if report.depth >= UNLIMITED or complete else report.depth
+        depth = counters["deepest"] if report.depth >= UNLIMITED or (
+            complete and not run.iterative) else report.depth
         return Iteration(
             depth=depth, value=report.value, best_move=report.best_move, pv=pv,
             moves=report.moves, nodes=counters["nodes"],

@@ -1,0 +1,28 @@
+"""The compiled tier in tests: its engine directly (kernel states), or the search service's
+compiled tier (the game's own states and moves)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gametree
+from gametree.compiled import CompiledEngine, Kernel
+from gametree.compiled.form import CompiledForm
+from gametree.options import DEFAULT_TABLE_BITS
+from gametree.result import SearchResult
+
+_engines: dict[tuple[Any, int], CompiledEngine] = {}
+
+
+def engine_for(kernel: Kernel, *, table_bits: int = DEFAULT_TABLE_BITS) -> CompiledEngine:
+    """One engine per kernel and table size for the whole test run (each costs a load)."""
+    key = (kernel.identity() or id(kernel), table_bits)
+    if key not in _engines:
+        _engines[key] = CompiledEngine(kernel, table_bits=table_bits)
+    return _engines[key]
+
+
+def compiled_search(form: CompiledForm[Any, Any], state: Any,
+                    **options: Any) -> SearchResult[Any]:
+    """``gametree.search`` of the form's game, forced onto the compiled tier."""
+    return gametree.search(form.game, state, tier="compiled", **options)
