@@ -53,6 +53,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from . import authoring
 from .cache import (
     LOCK_SUFFIX,
     MODULE_PREFIX,
@@ -242,8 +243,9 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
 def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
     """The compiled engine module of ``kernel``, and whether it still has to be compiled.
 
-    When the kernel is not in the cache yet, the compile is announced
-    (:func:`set_compile_listener`) and this process holds the
+    When the kernel is not in the cache yet, its rules are checked first
+    (:mod:`gametree.compiled.authoring`: a mistake is one :class:`KernelError` naming the
+    rule), the compile is announced (:func:`set_compile_listener`) and this process holds the
     kernel's compile lock until the caller's :func:`compiling` block ends, so that another
     process needing the same kernel waits (and says so) instead of compiling it too, then loads
     it. A kernel in the cache is loaded without any of this: its entry points load from numba's
@@ -279,6 +281,10 @@ def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
         try:
             module = _load(kernel, name, path, source, ready=ready, where=where)
         except BaseException:
+            if not ready:  # a kernel that does not compile leaves nothing in the cache
+                for leftover in (path, path.with_suffix(LOCK_SUFFIX)):
+                    with contextlib.suppress(OSError):
+                        leftover.unlink()
             if lock is not None:
                 lock.release()
             raise
@@ -294,8 +300,9 @@ def _is_ready(path: Path) -> bool:
 def _load(kernel: Kernel, name: str, path: Path, source: str, *, ready: bool,
           where: str) -> ModuleType:
     """Write (if needed) and run the generated module ``name`` at ``path``; unless it is
-    ``ready`` in the cache, announce the compile first."""
+    ``ready`` in the cache, check the rules and announce the compile first."""
     if not ready:
+        authoring.check_python_rules(kernel)  # no compiling: before the announcement
         notify(f"compiling the {kernel.name} kernel ({where})...")
     if not path.exists() or path.read_text(encoding="utf-8") != source:
         temporary = path.with_suffix(f".{os.getpid()}.tmp")
@@ -312,9 +319,15 @@ def _load(kernel: Kernel, name: str, path: Path, source: str, *, ready: bool,
     # module must be there before anything of this kernel is compiled.
     sys.modules[name] = module
     try:
+        if not ready:
+            # Each rule alone, so that numba's complaint belongs to one rule; the engine then
+            # reuses their machine code.
+            authoring.check_compiled_rules(kernel, bound)
         spec.loader.exec_module(module)  # compiles (or loads) negamax: it has a signature
-    except Exception:
+    except Exception as error:
         del sys.modules[name]
+        if not ready and authoring.is_numba_error(error):
+            raise authoring.engine_error(kernel, bound, error) from None
         raise
     return module
 
@@ -333,10 +346,18 @@ def waiting_message(kernel: Kernel) -> str:
 @contextlib.contextmanager
 def compiling(module: ModuleType) -> Iterator[None]:
     """The block in which the caller of :func:`engine_module` compiles every entry point of
-    ``module`` (when it said so): on success the kernel is marked ready in the cache and,
-    however the block ends, processes waiting for this compile go on."""
+    ``module`` (when it said so): on success the kernel is marked ready in the cache; numba's
+    errors become one :class:`KernelError`; and, however the block ends, processes waiting
+    for this compile go on."""
     try:
-        yield
+        try:
+            yield
+        except Exception as error:
+            if authoring.is_numba_error(error):
+                raise authoring.engine_error(module.__dict__["_gametree_kernel"],
+                                             module.__dict__["__gametree_binding__"],
+                                             error) from None
+            raise
         mark_ready(module)
     finally:
         _release(module)
