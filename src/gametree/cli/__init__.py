@@ -1,4 +1,5 @@
-"""The ``gametree`` command: list, solve, analyse, trace, count and play games."""
+"""The ``gametree`` command: list, solve, analyse, trace, count and play games; manage the
+cache of compiled kernels."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from ..game import GameError
-from . import counting, listing, play, searching
+from . import caching, counting, listing, play, searching
 from .parser import CliParser
 
 
@@ -24,6 +25,7 @@ def build_parser() -> CliParser:
     searching.add_commands(subparsers)
     counting.add_commands(subparsers)
     play.add_command(subparsers)
+    caching.add_commands(subparsers)
     return parser
 
 

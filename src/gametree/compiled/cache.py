@@ -21,7 +21,7 @@ import errno
 import os
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -169,7 +169,7 @@ def cached_kernels(cache: Path | None = None) -> list[CachedKernel]:
             name=_kernel_name(source), module=module,
             ready=(directory / f"{module}{READY_SUFFIX}").exists() and source.exists(),
             size=sum(_size(file) for file in belonging), files=belonging))
-    return sorted(found, key=lambda kernel: (kernel.name, kernel.module))
+    return sorted(found, key=lambda kernel: (kernel.name.casefold(), kernel.module))
 
 
 def cache_info(cache: Path | None = None) -> CacheInfo:
@@ -194,14 +194,18 @@ class Cleared:
     freed: int
     """Bytes freed."""
 
-    busy: tuple[CachedKernel, ...]
+    busy: tuple[CachedKernel, ...] = ()
     """Kernels left alone because another process is compiling them right now."""
+
+    failed: tuple[str, ...] = ()
+    """Why some files could not be deleted (``path: reason``); their kernels stay listed."""
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready description."""
         return {"directory": str(self.directory),
                 "removed": [kernel.as_dict() for kernel in self.removed],
-                "freed_bytes": self.freed, "busy": [kernel.as_dict() for kernel in self.busy]}
+                "freed_bytes": self.freed, "busy": [kernel.as_dict() for kernel in self.busy],
+                "failed": list(self.failed)}
 
 
 def clear_cache(cache: Path | None = None) -> Cleared:
@@ -211,31 +215,41 @@ def clear_cache(cache: Path | None = None) -> Cleared:
     ``__pycache__``) are deleted, then those two directories if nothing else is left in them:
     whatever else is there, or anywhere else, stays. A kernel that another process is
     compiling at this moment is left alone (it is listed in :attr:`Cleared.busy`). Safe when
-    the directory does not exist.
+    the directory does not exist; a file that cannot be deleted is reported in
+    :attr:`Cleared.failed`, not raised.
     """
     directory = cache_directory() if cache is None else cache
     folder = kernels_directory(directory)
-    removed, busy = [], []
+    removed, busy, failed = [], [], []
     freed = 0
     for kernel in cached_kernels(directory):
         lock = CompileLock(folder / f"{kernel.module}{LOCK_SUFFIX}")
         if not lock.acquire(blocking=False):
             busy.append(kernel)
             continue
+        complete = True
         try:
             # The lock file last (taking the lock may just have created it).
             for file in [*(f for f in kernel.files if f != lock.path), lock.path]:
                 size = _size(file)
-                with contextlib.suppress(FileNotFoundError):
+                try:
                     file.unlink()
-                    freed += size
+                except FileNotFoundError:
+                    continue
+                except OSError as error:
+                    failed.append(f"{file}: {error.strerror or error}")
+                    complete = False
+                    continue
+                freed += size
         finally:
             lock.release()
-        removed.append(kernel)
+        if complete:
+            removed.append(kernel)
     for empty in (folder / "__pycache__", folder):
         with contextlib.suppress(OSError):  # absent, or not empty: it stays
             empty.rmdir()
-    return Cleared(directory=directory, removed=tuple(removed), freed=freed, busy=tuple(busy))
+    return Cleared(directory=directory, removed=tuple(removed), freed=freed, busy=tuple(busy),
+                   failed=tuple(failed))
 
 
 def format_size(size: int) -> str:
@@ -342,13 +356,3 @@ class CompileLock:
             with contextlib.suppress(OSError):
                 fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)
-
-
-@contextlib.contextmanager
-def holding(lock: CompileLock) -> Iterator[CompileLock]:
-    """``lock`` taken for the block (waiting as :meth:`CompileLock.acquire` does)."""
-    lock.acquire()
-    try:
-        yield lock
-    finally:
-        lock.release()
