@@ -216,8 +216,9 @@ def test_a_rule_that_fails_in_python_says_where() -> None:
     line = moves_overflowing.__code__.co_firstlineno + 3  # out[count] = take
     assert message == (
         "kernel broken bones overflow: the rule moves failed on the initial state (10, 0) "
-        "with IndexError: list assignment index out of range (test_compiled_authoring.py, "
-        f"line {line}); out has max_moves = 3 slots: is max_moves large enough?")
+        "with IndexError: index 3 is out of bounds for axis 0 with size 3 "
+        f"(test_compiled_authoring.py, line {line}); out has max_moves = 3 slots: is max_moves "
+        "large enough?")
     assert "TypeError: unsupported operand" in error_of(bones("text", play=play_adding_text))
 
 

@@ -162,13 +162,15 @@ class _InitialState:
     def integer(self, name: str, *args: Any, wanted: str | None = None) -> Any:
         """Call ``name`` and insist on an integer result (bool included)."""
         value = self.call(name, *args)
-        if value is not _SKIPPED and not isinstance(value, numbers.Integral):
+        if value is not _SKIPPED and not _integral(value):
             raise self.wrong(name, value, wanted or DUTIES[name])
         return value
 
-    def count(self, name: str) -> tuple[Any, list[int]]:
+    def count(self, name: str) -> tuple[Any, Any]:
         """Call a move generator (``moves``, ``non_losing_moves``) and check its count."""
-        out = [0] * self.kernel.max_moves
+        import numpy as np  # noqa: PLC0415 - numpy comes with numba, only when compiling
+
+        out = np.zeros(self.kernel.max_moves, dtype=np.int64)  # what the engine passes
         value = self.integer(name, self.state, out)
         if value is not _SKIPPED and not 0 <= value <= self.kernel.max_moves:
             raise self.wrong(name, value, f"{DUTIES[name]}: from 0 to max_moves "
@@ -177,7 +179,7 @@ class _InitialState:
 
     def check(self) -> None:
         """Run every rule the engine would run first, checking each result."""
-        kernel, state = self.kernel, self.state
+        state = self.state
         mover = self.integer("to_move", state)
         if mover is not _SKIPPED and mover not in (0, 1):
             raise self.wrong("to_move", mover, DUTIES["to_move"])
@@ -191,31 +193,33 @@ class _InitialState:
             return  # finished at once: nothing else is called on it
         count, out = self.count("moves")
         if count is not _SKIPPED and count > 0:
-            move = out[0]
-            if not isinstance(move, numbers.Integral):
-                raise KernelError(
-                    f"kernel {kernel.name}: the rule moves wrote {move!r} into out[0] on the "
-                    f"initial state {_state_text(state)}: moves are integers"
-                    f"{_defined_at(self.rules['moves'])}")
-            child = self.call("play", state, int(move))
+            move = int(out[0])
+            child = self.call("play", state, move)
             if child is not _SKIPPED and not _same_shape(child, state):
                 raise self.wrong("play", child, f"return the state after the move, "
                                                 f"{_shape_text(state)} like the initial state")
-            self.integer("move_score", state, int(move))
+            self.integer("move_score", state, move)
         winning = self.call("can_win_next", state)
-        if winning is not _SKIPPED and not isinstance(winning, numbers.Integral):
+        if winning is not _SKIPPED and not _integral(winning):
             raise self.wrong("can_win_next", winning, DUTIES["can_win_next"])
         if not winning:
             self.count("non_losing_moves")
+
+
+def _integral(value: Any) -> bool:
+    """True for an integer or a truth value, Python's or numpy's."""
+    import numpy as np  # noqa: PLC0415 - numpy comes with numba, only when compiling
+
+    return isinstance(value, (numbers.Integral, np.bool_))
 
 
 def _same_shape(value: Any, state: Any) -> bool:
     """True if ``value`` is a state of the same form as ``state`` (an int; a tuple of as many
     ints)."""
     if isinstance(state, int):
-        return isinstance(value, numbers.Integral)
+        return _integral(value)
     return (isinstance(value, tuple) and len(value) == len(state)
-            and all(isinstance(part, numbers.Integral) for part in value))
+            and all(_integral(part) for part in value))
 
 
 def _shape_text(state: Any) -> str:
