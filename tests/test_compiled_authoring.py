@@ -8,6 +8,7 @@ state cost no compiling; the others compile a rule or two (a fraction of a secon
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FunctionType
@@ -318,3 +319,14 @@ def test_what_escapes_the_rule_checks_still_names_the_rule(
     message = error_of(bones("escaped", play=play_with_plain_helper))
     assert message.startswith("kernel broken bones escaped: the rule play calls helper, a plain "
                               "Python function that is not compiled: decorate helper with ")
+
+
+def test_an_uncached_kernel_that_fails_leaves_no_temporary_directory(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(Kernel, "identity", lambda self: None)  # as if typed at the prompt
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "temporary"))
+    (tmp_path / "temporary").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    message = error_of(bones("uncached", play=play_with_plain_helper))
+    assert "the rule play calls helper" in message
+    assert list((tmp_path / "temporary").iterdir()) == []

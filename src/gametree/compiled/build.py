@@ -285,6 +285,9 @@ def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
                 for leftover in (path, path.with_suffix(LOCK_SUFFIX)):
                     with contextlib.suppress(OSError):
                         leftover.unlink()
+                if not cached:  # nor an empty temporary directory
+                    with contextlib.suppress(OSError):
+                        directory.rmdir()
             if lock is not None:
                 lock.release()
             raise
