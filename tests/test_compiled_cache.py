@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -191,3 +192,84 @@ def test_identity_changes_with_the_data_the_rules_capture() -> None:
         WEIGHTS["table"] = (1, 2, 3)
     assert before is not None and before == again
     assert changed is not None and changed != before  # same sources, other constants
+
+
+WAITING_SCRIPT = textwrap.dedent('''
+    import os, sys, time
+    sys.path.insert(0, sys.argv[1])
+    from gametree.compiled import CompiledEngine, set_compile_listener
+    import heap_kernel
+    signals, role, heap = sys.argv[2], sys.argv[3], int(sys.argv[4])
+
+    def signal(name):
+        open(os.path.join(signals, name), "w").close()
+
+    def listen(message):
+        print(message, file=sys.stderr, flush=True)
+        if message.startswith("compiling") and role == "first":
+            # Holding the kernel's compile lock: stay here until the test says go.
+            signal("first is compiling")
+            while not os.path.exists(os.path.join(signals, "go")):
+                time.sleep(0.01)
+        if message.startswith("waiting"):
+            signal("second is waiting")
+
+    set_compile_listener(listen)
+    engine = CompiledEngine(heap_kernel.KERNEL)
+    print(engine.score((heap, 0))[0])
+''')
+
+
+def _await(signal: Path, process: subprocess.Popen[str]) -> None:
+    """Wait until ``process`` has made the file ``signal`` (fail if it ends first)."""
+    while not signal.exists():
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.01)
+
+
+def test_a_process_waits_for_another_ones_compile_then_loads_it(tmp_path: Path) -> None:
+    module = tmp_path / "heap_kernel.py"
+    module.write_text(KERNEL_MODULE.format(top=3))
+    signals = tmp_path / "signals"
+    signals.mkdir()
+    environment = dict(os.environ, GAMETREE_CACHE_DIR=str(tmp_path / "cache"))
+
+    def start(role: str, heap: int) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "-c", WAITING_SCRIPT, str(tmp_path), str(signals), role,
+             str(heap)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=environment)
+
+    first = start("first", 8)
+    try:
+        _await(signals / "first is compiling", first)
+        second = start("second", 9)
+        try:
+            _await(signals / "second is waiting", second)
+        finally:
+            (signals / "go").touch()
+            second_out, second_err = second.communicate(timeout=600)
+    finally:
+        first_out, first_err = first.communicate(timeout=600)
+    assert first.returncode == 0 and second.returncode == 0, first_err + second_err
+    assert first_err.startswith("compiling the throw-away take-3 kernel (once; cached in ")
+    # The second process said why it paused, compiled nothing, and loaded the first's code.
+    assert second_err.splitlines() == [
+        "waiting for another process to finish compiling the throw-away take-3 kernel..."]
+    assert first_out.split() == [expected_value(module, 8)]
+    assert second_out.split() == [expected_value(module, 9)]
+    # A kernel in the cache is loaded without checking its rules again (no start-up cost).
+    third = subprocess.run([sys.executable, "-c", UNCHECKED + SCRIPT, str(tmp_path), "7"],
+                           capture_output=True, text=True, env=environment, check=True,
+                           timeout=600)
+    assert third.stderr == "" and third.stdout.split() == [expected_value(module, 7)]
+
+
+UNCHECKED = textwrap.dedent('''
+    from gametree.compiled import authoring
+
+    def refuse(*arguments):
+        raise AssertionError("the rules were checked again")
+
+    authoring.check_python_rules = authoring.check_compiled_rules = refuse
+''')

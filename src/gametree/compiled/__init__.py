@@ -9,7 +9,8 @@ numba is imported only when an engine is built, so importing this package is che
 """
 
 from .adapter import KernelGame
-from .build import cache_directory, set_compile_listener
+from .build import set_compile_listener
+from .cache import cache_directory
 from .engine import DEFAULT_TABLE_BITS, BatchResult, CompiledEngine
 from .kernel import ONGOING, Kernel, KernelError, plain
 from .startup import without_blas_probe

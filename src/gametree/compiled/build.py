@@ -29,8 +29,12 @@ member of that module (:class:`Isolator`), so its symbols carry the kernel's dig
 two kernels' machine code can be confused, in memory or on disk.
 
 The first use of a kernel in a fresh cache compiles every entry point and reports it through
-:func:`set_compile_listener` (the CLI prints "compiling the Connect Four kernel..."); the
-search itself never prints. Later processes load the machine code from disk.
+:func:`set_compile_listener` (the CLI prints "compiling the Connect Four kernel...") before
+anything is compiled; the search itself never prints. Later processes load the machine code
+from disk. A process that needs a kernel while another one compiles it waits for that compile
+(a lock file beside the generated module, :class:`gametree.compiled.cache.CompileLock`), says
+so through the same listener, then loads it. :mod:`gametree.compiled.cache` lists and clears
+the compiled kernels.
 """
 
 from __future__ import annotations
@@ -44,21 +48,25 @@ import sys
 import tempfile
 import threading
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from . import authoring
+from .cache import (
+    LOCK_SUFFIX,
+    MODULE_PREFIX,
+    READY_SUFFIX,
+    CompileLock,
+    header,
+    kernels_directory,
+)
 from .kernel import ONGOING, Kernel, _is_dispatcher
-
-CACHE_ENV = "GAMETREE_CACHE_DIR"
-"""Environment variable naming the directory for compiled kernels (default: the user's cache
-directory, ``~/.cache/gametree``)."""
 
 _TEMPLATE = Path(__file__).with_name("_engine.py")
 _BEGIN = "# BEGIN KERNEL BINDING"
 _END = "# END KERNEL BINDING"
-_READY_SUFFIX = ".ready"
 
 _listeners: list[Callable[[str], None]] = []
 _lock = threading.Lock()
@@ -72,15 +80,6 @@ def set_compile_listener(listener: Callable[[str], None] | None) -> None:
     _listeners[:] = [] if listener is None else [listener]
 
 
-def cache_directory() -> Path:
-    """Where generated engine modules and numba's machine code are kept."""
-    configured = os.environ.get(CACHE_ENV)
-    if configured:
-        return Path(configured).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "gametree"
-
-
 def _writable(directory: Path) -> bool:
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -92,10 +91,12 @@ def _writable(directory: Path) -> bool:
     return True
 
 
-def _module_source() -> str:
+def _module_source(kernel: Kernel) -> str:
+    """The generated module's text: a first line naming the kernel (for ``gametree cache
+    info``), then the template with its binding block replaced."""
     text = _TEMPLATE.read_text(encoding="utf-8")
     start, end = text.index(_BEGIN), text.index(_END)
-    return text[:start] + _binding_stub() + text[end + len(_END):]
+    return header(kernel.name) + text[:start] + _binding_stub() + text[end + len(_END):]
 
 
 def _binding_stub() -> str:
@@ -242,39 +243,96 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
 def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
     """The compiled engine module of ``kernel``, and whether it still has to be compiled.
 
-    The module's functions compile on first call (or load from numba's cache); the second value
-    says whether this kernel has been compiled and cached before (see :func:`warm_up`).
+    When the kernel is not in the cache yet, its rules are checked first
+    (:mod:`gametree.compiled.authoring`: a mistake is one :class:`KernelError` naming the
+    rule), the compile is announced (:func:`set_compile_listener`) and this process holds the
+    kernel's compile lock until the caller's :func:`compiling` block ends, so that another
+    process needing the same kernel waits (and says so) instead of compiling it too, then loads
+    it. A kernel in the cache is loaded without any of this: its entry points load from numba's
+    cache on first call. The second value is true when the caller must compile every entry
+    point now, inside :func:`compiling`.
     """
-    source = _module_source()
+    source = _module_source(kernel)
     identity = _identity(kernel, source)
     with _lock:
         tag = identity or f"uncached{next(_uncached)}"  # an uncached kernel is always new
-        name = f"_gametree_engine_{_slug(kernel.name)}_{tag}"
+        name = f"{MODULE_PREFIX}{_slug(kernel.name)}_{tag}"
         if identity is not None and name in _modules:
             module = _modules[name]
-            return module, not getattr(module, "_gametree_ready", False)
-        directory = cache_directory() / "kernels"
-        if identity is None or not _writable(directory):
+            return module, not module.__dict__["_gametree_ready"]
+        directory = kernels_directory()
+        cached = identity is not None and _writable(directory)
+        if cached:
+            where = f"once; cached in {directory.parent}"
+        else:
+            where = ("its source cannot be identified" if identity is None
+                     else f"{directory} cannot be written") + ", so it is not cached"
             directory = Path(tempfile.mkdtemp(prefix="gametree-kernels-"))
         path = directory / f"{name}.py"
-        if not path.exists() or path.read_text(encoding="utf-8") != source:
-            temporary = path.with_suffix(f".{os.getpid()}.tmp")
-            temporary.write_text(source, encoding="utf-8")
-            temporary.replace(path)  # atomic: a concurrent process sees old or new, not half
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        module.__dict__["__gametree_binding__"] = binding(kernel, Isolator(name))
-        # numba rebuilds a cached function's environment by importing its module by name.
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        ready = identity is not None and path.with_suffix(_READY_SUFFIX).exists()
-        module.__dict__["_gametree_ready"] = ready
-        module.__dict__["_gametree_path"] = path
-        module.__dict__["_gametree_cached"] = identity is not None and directory.is_relative_to(
-            cache_directory())
+        ready = cached and _is_ready(path)
+        lock = None
+        if cached and not ready:
+            lock = CompileLock(path.with_suffix(LOCK_SUFFIX))
+            lock.acquire(on_wait=lambda: notify(waiting_message(kernel)))
+            ready = _is_ready(path)  # compiled by the process this one waited for
+            if ready:
+                lock.release()
+                lock = None
+        try:
+            module = _load(kernel, name, path, source, ready=ready, where=where)
+        except BaseException:
+            if not ready:  # a kernel that does not compile leaves nothing in the cache
+                for leftover in (path, path.with_suffix(LOCK_SUFFIX)):
+                    with contextlib.suppress(OSError):
+                        leftover.unlink()
+                if not cached:  # nor an empty temporary directory
+                    with contextlib.suppress(OSError):
+                        directory.rmdir()
+            if lock is not None:
+                lock.release()
+            raise
+        module.__dict__.update(_gametree_ready=ready, _gametree_lock=lock)
         _modules[name] = module
         return module, not ready
+
+
+def _is_ready(path: Path) -> bool:
+    return path.with_suffix(READY_SUFFIX).exists()
+
+
+def _load(kernel: Kernel, name: str, path: Path, source: str, *, ready: bool,
+          where: str) -> ModuleType:
+    """Write (if needed) and run the generated module ``name`` at ``path``; unless it is
+    ``ready`` in the cache, check the rules and announce the compile first."""
+    if not ready:
+        authoring.check_python_rules(kernel)  # no compiling: before the announcement
+        notify(f"compiling the {kernel.name} kernel ({where})...")
+    if not path.exists() or path.read_text(encoding="utf-8") != source:
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(source, encoding="utf-8")
+        temporary.replace(path)  # atomic: a concurrent process sees old or new, not half
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    bound = binding(kernel, Isolator(name))
+    module.__dict__.update(__gametree_binding__=bound, _gametree_path=path,
+                           _gametree_kernel=kernel)
+    # numba names the module of every function it compiles by looking it up in sys.modules,
+    # and rebuilds a cached function's environment by importing that module by name: the
+    # module must be there before anything of this kernel is compiled.
+    sys.modules[name] = module
+    try:
+        if not ready:
+            # Each rule alone, so that numba's complaint belongs to one rule; the engine then
+            # reuses their machine code.
+            authoring.check_compiled_rules(kernel, bound)
+        spec.loader.exec_module(module)  # compiles (or loads) negamax: it has a signature
+    except Exception as error:
+        del sys.modules[name]
+        if not ready and authoring.is_numba_error(error):
+            raise authoring.engine_error(kernel, bound, error) from None
+        raise
+    return module
 
 
 def notify(message: str) -> None:
@@ -283,18 +341,42 @@ def notify(message: str) -> None:
         listener(message)
 
 
-def compiling_message(kernel: Kernel, module: ModuleType) -> str:
-    """What to tell the user before ``kernel`` is compiled into ``module``."""
-    if module.__dict__.get("_gametree_cached"):
-        where = f"once; cached in {module.__dict__['_gametree_path'].parent.parent}"
-    else:
-        where = "its source cannot be identified, so it is not cached"
-    return f"compiling the {kernel.name} kernel ({where})..."
+def waiting_message(kernel: Kernel) -> str:
+    """What to tell the user while another process compiles ``kernel``."""
+    return f"waiting for another process to finish compiling the {kernel.name} kernel..."
+
+
+@contextlib.contextmanager
+def compiling(module: ModuleType) -> Iterator[None]:
+    """The block in which the caller of :func:`engine_module` compiles every entry point of
+    ``module`` (when it said so): on success the kernel is marked ready in the cache; numba's
+    errors become one :class:`KernelError`; and, however the block ends, processes waiting
+    for this compile go on."""
+    try:
+        try:
+            yield
+        except Exception as error:
+            if authoring.is_numba_error(error):
+                raise authoring.engine_error(module.__dict__["_gametree_kernel"],
+                                             module.__dict__["__gametree_binding__"],
+                                             error) from None
+            raise
+        mark_ready(module)
+    finally:
+        _release(module)
 
 
 def mark_ready(module: ModuleType) -> None:
-    """Record that every entry point of ``module`` is compiled and in numba's cache."""
+    """Record that every entry point of ``module`` is compiled and in numba's cache, and let
+    processes waiting for this compile go on."""
     module.__dict__["_gametree_ready"] = True
     path: Path = module.__dict__["_gametree_path"]
     with contextlib.suppress(OSError):
-        path.with_suffix(_READY_SUFFIX).write_text("")
+        path.with_suffix(READY_SUFFIX).write_text("")
+    _release(module)
+
+
+def _release(module: ModuleType) -> None:
+    lock: CompileLock | None = module.__dict__.pop("_gametree_lock", None)
+    if lock is not None:
+        lock.release()

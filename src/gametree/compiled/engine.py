@@ -118,9 +118,8 @@ class CompiledEngine:
             # Compile every entry point now, so that the cache is complete and no later
             # process (nor a later call in this one) pauses to compile. A cached kernel is
             # loaded one entry point at a time, on first use.
-            build.notify(build.compiling_message(kernel, self._module))
-            self._warm_up()
-            build.mark_ready(self._module)
+            with build.compiling(self._module):
+                self._warm_up()
 
     def _workspace(self, kernel: Kernel, table_bits: int, prefault: bool) -> Any:
         np = self._np
