@@ -8,6 +8,7 @@ Describe a game by implementing :class:`Game`, then search it::
     12
 """
 
+from .check import CheckReport, check_game
 from .game import ContractError, Game, GameError, IllegalMoveError, PositionError
 from .games.tree import GameTree, load_tree
 from .reference import alphabeta, minimax, negamax
@@ -19,6 +20,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "WIN",
+    "CheckReport",
     "ContractError",
     "Game",
     "GameError",
@@ -34,6 +36,7 @@ __all__ = [
     "Value",
     "__version__",
     "alphabeta",
+    "check_game",
     "format_log",
     "load_tree",
     "minimax",
