@@ -72,6 +72,9 @@ NONSENSE: Final = "no such move ?!"
 STATE_TEXT_LIMIT: Final = 120
 """The longest rendering of a state that a finding quotes."""
 
+LINE_TEXT_LIMIT: Final = 24
+"""The most moves of a line that a finding's text shows (its JSON has them all)."""
+
 ERROR_TEXT_LIMIT: Final = 200
 """The longest exception message that a finding quotes."""
 
@@ -102,10 +105,14 @@ class Finding:
     """How many times the same problem was seen (only the first is described)."""
 
     def where(self) -> str:
-        """``at the start: <state>`` or ``after 1 3: <state>``; empty if no state is known."""
+        """``at the start: <state>`` or ``after 1 3: <state>``; empty if no state is known.
+
+        A line of more than :data:`LINE_TEXT_LIMIT` moves is shortened (:meth:`to_dict` keeps
+        all of it).
+        """
         if self.line is None:
             return ""
-        place = "at the start" if not self.line else f"after {' '.join(self.line)}"
+        place = "at the start" if not self.line else f"after {_line_text(self.line)}"
         return place if self.state is None else f"{place}: {self.state}"
 
     def text(self) -> str:
@@ -412,6 +419,7 @@ class _Checker:
         self.by_key: dict[Any, _Node] = {}
         self.key_pairs: list[tuple[_Node, _Node]] = []
         self.horizon_count = 0
+        self.repeated = False
         self.longest = 0
         self.value_counts: Counter[str] = Counter()
         self.custom_key = type(game).key is not Game.key
@@ -512,9 +520,10 @@ class _Checker:
     def note_repetition(self, position: _Position, seen: set[Any]) -> None:
         """Note (once) a playout that comes back to a state it has been in."""
         try:
-            if position.state in seen:
-                self.note("a playout came back to a position it had been in "
-                          f"({' '.join(position.line)}): the game can go on forever, and a "
+            if position.state in seen and not self.repeated:
+                self.repeated = True
+                self.note("a playout came back to a position it had been in (after "
+                          f"{' '.join(position.line)}): the game can go on forever, and a "
                           "search without a depth limit may not end")
             seen.add(position.state)
         except TypeError:
@@ -726,6 +735,8 @@ class _Checker:
         try:
             hash(key)
         except TypeError as error:
+            if not self.custom_key:
+                return  # the default key is the state: the states check has said it
             self.fail("key", "key", "unhashable",
                       f"returned a {type(key).__name__}, which is not hashable ({error})",
                       position)
@@ -837,8 +848,8 @@ class _Checker:
                           f"gives this state and the state after "
                           f"{' '.join(first.position.line) or 'no moves'} the same key, but "
                           f"their {kind} differ ({format_value(values[1])} here, "
-                          f"{format_value(values[0])} there): states sharing a key must have "
-                          "the same value", other.position)
+                          f"{format_value(values[0])} there, for the player to move): states "
+                          "sharing a key must have the same value", other.position)
             return "exact" if depth is None else "limited"
         return None
 
@@ -930,7 +941,7 @@ class _Checker:
         ordered = tuple(sorted(findings, key=lambda finding: CHECKS.index(finding.check)))
         summaries = tuple(self.summary(name, ordered) for name in CHECKS)
         return CheckReport(game=str(self.game.name), seed=self.seed, playouts=playouts,
-                           max_plies=self.max_plies, states=len(self.all_nodes()),
+                           max_plies=self.max_plies, states=self.counts["players"],
                            moves=self.counts["play"], checks=summaries, findings=ordered,
                            notes=tuple(self.notes))
 
@@ -958,8 +969,8 @@ class _Checker:
             "key": self.describe_keys(),
             "text": f"{counts['text']} moves: parse_move(format_move(move)) == move; nonsense "
                     "refused with IllegalMoveError; render gives text",
-            "length": f"{counts['length']} playouts ended within {self.max_plies} plies "
-                      f"(the longest: {self.longest})",
+            "length": f"{counts['length']} playouts, the longest {self.longest} plies: every "
+                      f"game ends within {self.max_plies} plies",
             "kernel": f"{counts['kernel']} states: the kernel gives the same player to move, "
                       "moves (in order), outcome, evaluate and next states",
             "values": f"{values['tiers exact']} exact and {values['tiers limited']} "
@@ -997,7 +1008,8 @@ class _Watch:
             self.checker.fail(check, method, "changed its input",
                               "changed the state it was given; states are values that the "
                               "searches keep in tables: return a new state instead",
-                              self.position)
+                              _Position(_unpickled(self.before, self.position.state),
+                                        self.position.line))
             self.before = now
 
 
@@ -1304,11 +1316,29 @@ def _fingerprint(state: Any) -> bytes | str | None:
             return None
 
 
+def _unpickled(fingerprint: bytes | str, otherwise: Any) -> Any:
+    """The state a :func:`_fingerprint` was taken of, as it was then (else ``otherwise``)."""
+    if isinstance(fingerprint, bytes):
+        try:
+            return pickle.loads(fingerprint)  # our own pickle, taken just before
+        except Exception:
+            pass
+    return otherwise
+
+
 def _error_text(error: BaseException) -> str:
     """``TypeError: message`` on one line, shortened."""
     first = str(error).strip().splitlines()
     text = f"{type(error).__name__}: {first[0]}" if first else type(error).__name__
     return _shortened(text, ERROR_TEXT_LIMIT)
+
+
+def _line_text(line: tuple[str, ...]) -> str:
+    """The moves of a line, separated by spaces; the middle left out of a long one."""
+    if len(line) <= LINE_TEXT_LIMIT:
+        return " ".join(line)
+    head, tail = line[:LINE_TEXT_LIMIT - 4], line[-4:]
+    return f"{' '.join(head)} ... {' '.join(tail)} ({len(line)} moves)"
 
 
 def _shortened(text: str, limit: int) -> str:
