@@ -1,4 +1,4 @@
-"""The ``gametree`` command: list, solve, analyse, trace, count and play games."""
+"""The ``gametree`` command: list, solve, analyse, trace, count, check and play games."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from ..game import GameError
-from . import counting, listing, play, searching
+from . import checking, counting, listing, play, searching
 from .parser import CliParser
 
 
@@ -23,6 +23,7 @@ def build_parser() -> CliParser:
     listing.add_commands(subparsers)
     searching.add_commands(subparsers)
     counting.add_commands(subparsers)
+    checking.add_commands(subparsers)
     play.add_command(subparsers)
     return parser
 
