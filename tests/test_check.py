@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -15,7 +15,7 @@ from gametree.compiled import ONGOING, Kernel, KernelGame
 from gametree.compiled.form import CompiledForm
 from gametree.games.connect4 import ConnectFour
 from gametree.games.tictactoe import MNKGame
-from gametree.registry import GameSpec, games, make, register
+from gametree.registry import GameSpec, games, make
 from gametree.values import Value
 
 from .cli_support import run
@@ -501,9 +501,12 @@ def test_a_compiled_form_that_raises_is_a_problem() -> None:
 # -- the command line --------------------------------------------------------------------------
 
 
-def register_broken(name: str, game: Game[Any, Any]) -> None:
-    register(GameSpec(name=name, summary="a broken game for the checker's tests",
-                      notation="the number to take", build=lambda: game))
+def register_broken(monkeypatch: pytest.MonkeyPatch, name: str, game: Game[Any, Any]) -> None:
+    """Register ``game`` for this test only (other tests compare the registry with the
+    built-in games)."""
+    spec = GameSpec(name=name, summary="a broken game for the checker's tests",
+                    notation="the number to take", build=lambda: game)
+    monkeypatch.setitem(cast(dict[str, GameSpec], games()), name, spec)
 
 
 def test_cli_passes_a_built_in_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -516,8 +519,8 @@ def test_cli_passes_a_built_in_game(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_reports_each_problem_on_its_own_line_and_exits_1(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    register_broken("check-test-players", PlayersOneAndTwo())
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    register_broken(monkeypatch, "check-test-players", PlayersOneAndTwo())
     status, out, _ = run(capsys, "check", "check-test-players", "--no-compiled")
     assert status == 1
     assert "FAIL  players" in out
@@ -525,8 +528,8 @@ def test_cli_reports_each_problem_on_its_own_line_and_exits_1(
     assert out.splitlines()[-1] == "failed: 1 problem found"
 
 
-def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
-    register_broken("check-test-outcome", WordOutcome())
+def test_cli_json(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    register_broken(monkeypatch, "check-test-outcome", WordOutcome())
     status, out, _ = run(capsys, "check", "check-test-outcome", "--json", "--seed", "3",
                          "--playouts", "10")
     assert status == 1
