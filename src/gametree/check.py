@@ -1125,6 +1125,8 @@ class _ValueComparison:
         self.checker = checker
         self.form = form
         self.broken = False
+        self.first_fit = 0
+        """The entry of :data:`NEAR_END` whose position last fitted the node budget."""
 
     def run(self) -> None:
         """Compare exact values, then depth-limited ones."""
@@ -1144,15 +1146,14 @@ class _ValueComparison:
                 self.checker.value_counts["tiers limited"] += 1
 
     def near_end_positions(self) -> list[list[_Position]]:
-        """For each of the first playouts, the unfinished positions :data:`NEAR_END` plies
-        before its end, nearest to the end last."""
+        """For each of the first playouts, its unfinished positions :data:`NEAR_END` plies
+        before its end (one for each entry; the first position of a shorter playout)."""
         chosen: list[list[_Position]] = []
         for line in self.checker.playout_lines:
             unfinished = [node.position for node in line if _searchable(node)]
             if not unfinished:
                 continue
-            candidates = [unfinished[max(0, len(unfinished) - 1 - back)] for back in NEAR_END]
-            chosen.append(list(dict.fromkeys(candidates)))
+            chosen.append([unfinished[max(0, len(unfinished) - 1 - back)] for back in NEAR_END])
             if len(chosen) == self.checker.searches:
                 break
         return chosen
@@ -1164,9 +1165,20 @@ class _ValueComparison:
         return random.Random(self.checker.seed).sample(unfinished, count)
 
     def compare_exact(self, candidates: list[_Position]) -> None:
-        """The first candidate whose Python-tier exact search fits the budget is compared."""
-        for position in candidates:
+        """The first candidate whose Python-tier exact search fits the budget is compared.
+
+        The candidates are tried from the distance to the end that fitted last time (the
+        farthest at first) towards the end, so searches over the budget are not repeated
+        playout after playout.
+        """
+        tried = None
+        for index in range(self.first_fit, len(candidates)):
+            position = candidates[index]
+            if position is tried:
+                continue
+            tried = position
             if self.compare(position, None):
+                self.first_fit = index
                 self.checker.value_counts["tiers exact"] += 1
                 return
 
