@@ -369,6 +369,108 @@ def test_a_state_never_seen_twice_is_checked_each_time_only_once() -> None:
     assert len(found) == 1 and found[0].count > 1  # one finding, counted
 
 
+class Weird:
+    """A state class for games whose states misbehave in the ways below."""
+
+    def __init__(self, heap: int, player: int) -> None:
+        self.heap, self.player = heap, player
+
+    def __getitem__(self, index: int) -> int:
+        return (self.heap, self.player)[index]
+
+
+class HashRaises(Weird):
+    def __hash__(self) -> int:
+        raise ValueError("no hash")
+
+
+class EqRaises(Weird):
+    def __hash__(self) -> int:
+        return hash((self.heap, self.player))
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("no eq")
+
+
+class ReprRaises(Weird):
+    def __hash__(self) -> int:
+        return hash((self.heap, self.player))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Weird) and (self.heap, self.player) == (other.heap,
+                                                                         other.player)
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+class CannotCopy(ReprRaises):
+    def __repr__(self) -> str:
+        return "CannotCopy"
+
+    def __reduce__(self) -> Any:
+        raise RuntimeError("no pickle")
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        raise RuntimeError("no copy")
+
+
+def with_states(kind: type[Weird]) -> Game[Any, Any]:
+    class WeirdStates(Heap):
+        def initial_state(self) -> Any:
+            return kind(7, 0)
+
+        def play(self, state: Any, move: int) -> Any:
+            return kind(state[0] - move, 1 - state[1])
+
+    return WeirdStates()
+
+
+def returning(method: str, value: Any) -> Game[Any, Any]:
+    game = Heap()
+    setattr(game, method, lambda *args: value)
+    return game
+
+
+def raising(method: str, error: Exception) -> Game[Any, Any]:
+    def fail(*args: Any) -> Any:
+        raise error
+
+    game = Heap()
+    setattr(game, method, fail)
+    return game
+
+
+METHODS = ("initial_state", "to_move", "moves", "play", "outcome", "evaluate", "key",
+           "order_moves", "format_move", "parse_move", "render", "compiled_form")
+
+PATHOLOGICAL: list[Game[Any, Any]] = [
+    *(with_states(kind) for kind in (HashRaises, EqRaises, ReprRaises)),
+    *(returning(method, value) for method in METHODS
+      for value in (None, object(), [1, [2]], "x", float("inf"))),
+    *(raising(method, error) for method in METHODS
+      for error in (RecursionError("deep"), ZeroDivisionError("zero"))),
+]
+
+
+@pytest.mark.parametrize("game", PATHOLOGICAL)
+def test_the_checker_survives_any_broken_game(game: Game[Any, Any]) -> None:
+    report = check_game(game, playouts=5, max_plies=20, compiled=False)
+    assert report.text()  # whatever the game does, a report comes back
+    json.dumps(report.to_dict())
+
+
+def test_states_that_cannot_be_copied_are_checked_without_copies() -> None:
+    report = check_game(with_states(CannotCopy), playouts=5, compiled=False)
+    assert report.passed, report.text()
+
+
+def test_a_play_that_returns_nothing_is_named() -> None:
+    report = check_game(returning("play", None), playouts=5)
+    found = [finding for finding in problems(report, "states") if finding.method == "play"]
+    assert found and "returned None" in found[0].message
+
+
 # -- kernels that disagree with their game -----------------------------------------------------
 
 

@@ -53,7 +53,7 @@ from .values import HEURISTIC_LIMIT, Value, format_value, plies_to_result
 if TYPE_CHECKING:
     from .compiled.adapter import KernelGame
     from .compiled.form import CompiledForm
-    from .result import SearchResult
+    from .result import MoveValue, SearchResult
 
 CHECKS: Final = ("players", "states", "moves", "outcome", "evaluate", "play", "key", "text",
                  "length", "kernel", "values")
@@ -526,21 +526,21 @@ class _Checker:
                           f"{' '.join(position.line)}): the game can go on forever, and a "
                           "search without a depth limit may not end")
             seen.add(position.state)
-        except TypeError:
-            pass  # unhashable: reported by the states check
+        except Exception:
+            pass  # unhashable (or a raising __eq__): reported by the states check
 
     def node(self, position: _Position) -> _Node:
         """The checked node of ``position``'s state (checked now if it is new)."""
         try:
             known = self.nodes.get(position.state)
-        except TypeError:
+        except Exception:  # unhashable, or a raising __hash__ or __eq__
             known = None
         if known is not None:
             return known
         node = self.visit(position)
         try:
             self.nodes[position.state] = node
-        except TypeError:
+        except Exception:
             self.unhashed.append(node)
         return node
 
@@ -577,13 +577,18 @@ class _Checker:
         """A state from ``source`` (``initial_state`` or ``play``): hashable, equal to a copy."""
         state = position.state
         self.counts["states"] += 1
+        if state is None:
+            self.fail("states", source, "None",
+                      "returned None; expected a state (does it forget to return the new "
+                      "state?)", position)
+            return
         try:
             code = hash(state)
-        except TypeError as error:
+        except Exception as error:
             self.fail("states", source, "unhashable",
-                      f"returned a {type(state).__name__}, which is not hashable ({error}): "
-                      "states must be immutable and hashable (a tuple, an int, a frozen "
-                      "dataclass)", position)
+                      f"returned a {type(state).__name__}, which is not hashable "
+                      f"({_error_text(error)}): states must be immutable and hashable (a "
+                      "tuple, an int, a frozen dataclass)", position)
             return
         try:
             twin = copy.deepcopy(state)
@@ -598,7 +603,7 @@ class _Checker:
                       f"returned a {type(state).__name__} that a copy of it does not equal: "
                       "tables could never find the position again (define __eq__ and "
                       "__hash__, or use a tuple or a frozen dataclass)", position)
-        elif hash(twin) != code:
+        elif _hash_or_none(twin) != code:
             self.fail("states", source, "hash of copy",
                       f"returned a {type(state).__name__} whose copy, though equal, has "
                       "another hash", position)
@@ -609,7 +614,7 @@ class _Checker:
         player = self.call("players", "to_move", position, self.game.to_move, position.state)
         if player is not _RAISED and not _is_player(player):
             self.fail("players", "to_move", "not 0 or 1",
-                      f"returned {player!r} ({type(player).__name__}); expected the int 0 "
+                      f"returned {_shown(player)} ({type(player).__name__}); expected the int 0 "
                       "(the first player) or 1", position)
         return player
 
@@ -622,7 +627,7 @@ class _Checker:
         problem = _number_problem(outcome)
         if problem is not None:
             self.fail("outcome", "outcome", problem,
-                      f"returned {outcome!r} ({type(outcome).__name__}); expected None while "
+                      f"returned {_shown(outcome)} ({type(outcome).__name__}); expected None while "
                       "the game goes on, else a finite number: the result for player 0",
                       position)
         return outcome
@@ -643,12 +648,12 @@ class _Checker:
                       "tuple): the searches index and slice it", position)
             try:
                 moves = list(moves)
-            except TypeError:
+            except Exception:
                 return []
         listed = list(moves)
         hashable = self.check_move_items(position, listed)
         again = self.call("moves", "moves", position, self.game.moves, state)
-        if again is not _RAISED and _as_list(again) != listed:
+        if again is not _RAISED and not _equal(_as_list(again), listed):
             self.fail("moves", "moves", "unstable",
                       "gave different moves when asked again about the same state; the order "
                       "of moves decides ties, so it must not change", position)
@@ -660,16 +665,17 @@ class _Checker:
     def check_move_items(self, position: _Position, moves: list[Any]) -> bool:
         """Every move hashable and none twice; False if some move is unhashable."""
         try:
-            distinct = set(moves)
-        except TypeError as error:
+            counts = Counter(moves)
+        except Exception as error:
             self.fail("moves", "moves", "unhashable move",
-                      f"returned an unhashable move ({error}): moves must be hashable (an int, "
-                      "a tuple, a string)", position)
+                      f"returned an unhashable move ({_error_text(error)}): moves must be "
+                      "hashable (an int, a tuple, a string)", position)
             return False
-        if len(distinct) != len(moves):
-            repeated = [move for move, times in Counter(moves).items() if times > 1]
+        repeated = [move for move, times in counts.items() if times > 1]
+        if repeated:
             self.fail("moves", "moves", "duplicate",
-                      f"listed {repeated[0]!r} more than once; each legal move once", position)
+                      f"listed {_shown(repeated[0])} more than once; each legal move once",
+                      position)
         return True
 
     def check_end(self, position: _Position, outcome: Any, moves: list[Any]) -> None:
@@ -679,7 +685,7 @@ class _Checker:
         if outcome is not None and moves:
             self.fail("moves", "moves", "moves after the end",
                       f"returned {len(moves)} moves though the game is over (outcome "
-                      f"{outcome!r}); expected none once the game is over", position)
+                      f"{_shown(outcome)}); expected none once the game is over", position)
         elif outcome is None and not moves:
             self.horizon_count += 1
             if not self.horizons:
@@ -698,12 +704,12 @@ class _Checker:
             return
         try:
             same = Counter(ordered) == Counter(moves)
-        except TypeError:
+        except Exception:
             same = False
         if not same:
             self.fail("moves", "order_moves", "not a reordering",
-                      f"returned {_shortened(repr(ordered), 80)} for the moves "
-                      f"{_shortened(repr(moves), 80)}; expected the same moves, reordered",
+                      f"returned {_shown(ordered, 80)} for the moves {_shown(moves, 80)}; "
+                      "expected the same moves, reordered",
                       position)
 
     def check_evaluate(self, position: _Position) -> Any:
@@ -719,7 +725,7 @@ class _Checker:
             problem = "out of range"
         if problem is not None:
             self.fail("evaluate", "evaluate", problem,
-                      f"returned {estimate!r}; expected a finite number within "
+                      f"returned {_shown(estimate)}; expected a finite number within "
                       f"±{HEURISTIC_LIMIT} (gametree.values.HEURISTIC_LIMIT), so that no "
                       "estimate is taken for a proven result", position)
         return estimate
@@ -732,21 +738,16 @@ class _Checker:
         key = self.call("key", "key", position, self.game.key, state)
         if key is _RAISED:
             return
-        try:
-            hash(key)
-        except TypeError as error:
-            if not self.custom_key:
-                return  # the default key is the state: the states check has said it
-            self.fail("key", "key", "unhashable",
-                      f"returned a {type(key).__name__}, which is not hashable ({error})",
-                      position)
+        if _hash_or_none(key) is None:
+            if self.custom_key:  # (the default key is the state: the states check said it)
+                self.fail("key", "key", "unhashable",
+                          f"returned a {type(key).__name__}, which is not hashable", position)
             return
         again = self.call("key", "key", position, self.game.key, _copy_or(state))
-        if again is not _RAISED and again != key:
+        if again is not _RAISED and not _equal(again, key):
             self.fail("key", "key", "unstable",
-                      f"gave {_shortened(repr(key), 60)} and then "
-                      f"{_shortened(repr(again), 60)} for the same state (or a copy of it); "
-                      "a key must depend only on the state", position)
+                      f"gave {_shown(key)} and then {_shown(again)} for the same state (or a "
+                      "copy of it); a key must depend only on the state", position)
         if self.custom_key and _is_player(node.player):
             self.collect_key_sharer(node, key)
 
@@ -754,12 +755,15 @@ class _Checker:
         """Remember the first state of each key; another state with the same key must have
         the same player to move (checked here) and value (:meth:`check_key_values`)."""
         position, player = node.position, node.player
-        first = self.by_key.setdefault(key, node)
+        try:
+            first = self.by_key.setdefault(key, node)
+        except Exception:
+            return  # a key whose __eq__ raises: the unstable-key check shows it
         if first is node or _equal(first.position.state, position.state):
             return
         if first.player != player:
             self.fail("key", "key", "player differs",
-                      f"gives {_shortened(repr(key), 60)} both here (player {player} to move) "
+                      f"gives {_shown(key)} both here (player {player} to move) "
                       f"and to the state after {' '.join(first.position.line) or 'no moves'} "
                       f"(player {first.player} to move): states sharing a key must have the "
                       "same player to move", position)
@@ -786,15 +790,15 @@ class _Checker:
             return
         if not isinstance(text, str):
             self.fail("text", "format_move", "not text",
-                      f"returned {text!r} ({type(text).__name__}) for the move {move!r}; "
-                      "expected a str", position)
+                      f"returned {_shown(text)} ({type(text).__name__}) for the move "
+                      f"{_shown(move)}; expected a str", position)
             return
         try:
             back = self.game.parse_move(state, text)
         except IllegalMoveError as error:
             self.fail("text", "parse_move", "refused own text",
                       f"refused {text!r}, the text format_move gives the legal move "
-                      f"{move!r} ({error})", position)
+                      f"{_shown(move)} ({_error_text(error)})", position)
             return
         except Exception as error:
             self.fail("text", "parse_move", f"raised {type(error).__name__}",
@@ -802,9 +806,9 @@ class _Checker:
             return
         if not _equal(back, move):
             self.fail("text", "parse_move", "round trip",
-                      f"read {text!r} (format_move's text for the move {move!r}) as "
-                      f"{back!r}; expected parse_move(state, format_move(state, move)) == move",
-                      position)
+                      f"read {text!r} (format_move's text for the move {_shown(move)}) as "
+                      f"{_shown(back)}; expected parse_move(state, format_move(state, move)) "
+                      "== move", position)
 
     def check_nonsense(self, position: _Position) -> None:
         """Text that names no move is refused with IllegalMoveError (what the terminal player
@@ -819,7 +823,7 @@ class _Checker:
                       "IllegalMoveError with a reason a person can act on", position)
             return
         self.fail("text", "parse_move", "nonsense accepted",
-                  f"read the text {NONSENSE!r} as the move {move!r}; expected "
+                  f"read the text {NONSENSE!r} as the move {_shown(move)}; expected "
                   "IllegalMoveError", position)
 
     # -- states sharing a key ----------------------------------------------------------------
@@ -1085,7 +1089,7 @@ class _KernelComparison:
         texts = self.texts(position.state, decoded), self.texts(position.state, node.moves)
         try:
             reordered = Counter(decoded) == Counter(node.moves)
-        except TypeError:
+        except Exception:
             reordered = False
         if reordered:
             self.checker.fail("kernel", "kernel moves", "order differs",
@@ -1109,8 +1113,7 @@ class _KernelComparison:
                 continue
             self.checker.fail("kernel", "kernel play", "next state differs",
                               f"after {node.texts[index]} the kernel's state is "
-                              f"{_shortened(repr(theirs), 60)}, the game's (encoded) "
-                              f"{_shortened(repr(ours), 60)}", position)
+                              f"{_shown(theirs)}, the game's (encoded) {_shown(ours)}", position)
 
     def texts(self, state: Any, moves: list[Any]) -> str:
         """Moves as the game writes them: ``[1, 2, 3]``."""
@@ -1174,6 +1177,8 @@ class _ValueComparison:
         tried = None
         for index in range(self.first_fit, len(candidates)):
             position = candidates[index]
+            if self.broken:
+                return
             if position is tried:
                 continue
             tried = position
@@ -1233,28 +1238,30 @@ class _ValueComparison:
         def compared(value: Value) -> bool:
             return not proven_only or plies_to_result(value) is not None
 
-        ours = {entry.move: entry.value for entry in python.moves if compared(entry.value)}
-        theirs = {entry.move: entry.value for entry in compiled.moves if entry.move in ours}
+        detail: str | None
         if compared(python.value) and python.value != compiled.value:
             detail = (f"the {kind} value is {format_value(compiled.value)} on the compiled "
                       f"tier, {format_value(python.value)} on the Python tier")
-        elif not _equal(ours, theirs):
-            detail = self.move_difference(position, kind, ours, theirs)
         else:
-            return
-        self.checker.fail("values", "compiled engine", f"{kind} values differ",
-                          f"{detail}; the kernel and the game must be the same game", position)
+            detail = self.move_difference(position, kind, [
+                entry for entry in python.moves if compared(entry.value)], compiled)
+        if detail is not None:
+            self.checker.fail("values", "compiled engine", f"{kind} values differ",
+                              f"{detail}; the kernel and the game must be the same game",
+                              position)
 
-    def move_difference(self, position: _Position, kind: str, ours: dict[Any, Value],
-                        theirs: dict[Any, Value]) -> str:
-        """The first root move whose values differ, in words."""
-        for move in [*ours, *theirs]:
-            if ours.get(move) != theirs.get(move):
-                text = self.checker.move_text(position.state, move)
-                return (f"the {kind} value of the move {text} is "
-                        f"{_value_text(theirs.get(move))} on the compiled tier, "
-                        f"{_value_text(ours.get(move))} on the Python tier")
-        return f"the {kind} values of the moves differ"
+    def move_difference(self, position: _Position, kind: str, ours: list[MoveValue[Any]],
+                        compiled: SearchResult[Any]) -> str | None:
+        """The first of ``ours`` (root moves valued by the Python tier) that the compiled
+        tier values otherwise, in words; None if there is none."""
+        for entry in ours:
+            theirs = next((other.value for other in compiled.moves
+                           if _equal(other.move, entry.move)), None)
+            if theirs != entry.value:
+                text = self.checker.move_text(position.state, entry.move)
+                return (f"the {kind} value of the move {text} is {_value_text(theirs)} on the "
+                        f"compiled tier, {format_value(entry.value)} on the Python tier")
+        return None
 
 
 # -- small helpers -----------------------------------------------------------------------------
@@ -1282,7 +1289,7 @@ def _same_outcome(kernel: Any, game: Any) -> bool:
 
 
 def _outcome_text(outcome: Any) -> str:
-    return "no outcome (the game goes on)" if outcome is None else f"the outcome {outcome!r}"
+    return "no outcome (the game goes on)" if outcome is None else f"the outcome {_shown(outcome)}"
 
 
 def _value_text(value: Value | None) -> str:
@@ -1305,8 +1312,25 @@ def _equal(first: Any, second: Any) -> bool:
 def _as_list(moves: Any) -> list[Any] | None:
     try:
         return list(moves)
-    except TypeError:
+    except Exception:
         return None
+
+
+def _hash_or_none(value: Any) -> int | None:
+    """``hash(value)``, or None if it cannot be hashed (whatever its ``__hash__`` raises)."""
+    try:
+        return hash(value)
+    except Exception:
+        return None
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, shortened; never raises."""
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return _shortened(text, limit)
 
 
 def _copy_or(state: Any) -> Any:
@@ -1340,7 +1364,10 @@ def _unpickled(fingerprint: bytes | str, otherwise: Any) -> Any:
 
 def _error_text(error: BaseException) -> str:
     """``TypeError: message`` on one line, shortened."""
-    first = str(error).strip().splitlines()
+    try:
+        first = str(error).strip().splitlines()
+    except Exception:
+        first = []
     text = f"{type(error).__name__}: {first[0]}" if first else type(error).__name__
     return _shortened(text, ERROR_TEXT_LIMIT)
 
