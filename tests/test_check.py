@@ -173,6 +173,19 @@ class MutatingPlay(Heap):
         return Counters(state.heap, state.player)
 
 
+class RandomPlay(Heap):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def to_move(self, state: Any) -> int:
+        return int(state[1])
+
+    def play(self, state: Any, move: int) -> Any:
+        self.calls += 1
+        return (state[0] - move, 1 - state[1], self.calls % 2)  # a coin in the state
+
+
 class KeyWithoutPlayer(Heap):
     def key(self, state: Any) -> Any:
         return state[0]
@@ -303,6 +316,7 @@ BROKEN: list[tuple[Game[Any, Any], str, str, str]] = [
     (ListStates(), "states", "initial_state", "list, which is not hashable"),
     (ListStates(), "states", "play", "list, which is not hashable"),
     (MutatingPlay(), "play", "play", "changed the state it was given"),
+    (RandomPlay(), "play", "play", "play must give the same state every time"),
     (KeyWithoutPlayer(), "key", "key", "same player to move"),
     (KeyMergingValues(), "key", "key", "exact values differ"),
     (RandomKey(), "key", "key", "must depend only on the state"),

@@ -10,8 +10,8 @@ meets, what the searches rely on (see :class:`gametree.Game` and ``docs/contract
   when the game is over; :meth:`~gametree.Game.order_moves` only reorders them;
 * ``outcome`` — ``None`` or a finite real number (not a ``bool``);
 * ``evaluate`` — a finite number within ``±HEURISTIC_LIMIT`` on unfinished states;
-* ``play`` — leaves its input unchanged and returns a hashable state (every legal move of
-  every state met is played);
+* ``play`` — leaves its input unchanged and returns a hashable state, the same one when the
+  move is played again (every legal move of every state met is played);
 * ``key`` — hashable, the same for equal states; states that share a key have the same player
   to move and the same value (exact when the rest of the game is small, else depth-limited);
 * ``text`` — ``parse_move(state, format_move(state, move)) == move`` for every legal move,
@@ -422,8 +422,8 @@ class _Checker:
         self.repeated = False
         self.longest = 0
         self.value_counts: Counter[str] = Counter()
-        self.custom_key = type(game).key is not Game.key
-        self.custom_order = type(game).order_moves is not Game.order_moves
+        self.custom_key = _overrides(game, "key")
+        self.custom_order = _overrides(game, "order_moves")
 
     # -- recording ---------------------------------------------------------------------------
 
@@ -523,7 +523,7 @@ class _Checker:
             if position.state in seen and not self.repeated:
                 self.repeated = True
                 self.note("a playout came back to a position it had been in (after "
-                          f"{' '.join(position.line)}): the game can go on forever, and a "
+                          f"{_line_text(position.line)}): the game can go on forever, and a "
                           "search without a depth limit may not end")
             seen.add(position.state)
         except Exception:
@@ -563,15 +563,28 @@ class _Checker:
         self.check_text(position, node.moves)
         watch.unchanged("format_move, parse_move or render")
         for move in node.moves:
-            node.children.append(self.call("play", "play", position, self.game.play,
-                                           position.state, move))
-            watch.unchanged("play", check="play")
-            node.texts.append(self.move_text(position.state, move))
-            self.counts["play"] += 1
-            if node.children[-1] is not _RAISED:
-                child_line = (*position.line, node.texts[-1])
-                self.check_state(_Position(node.children[-1], child_line), "play")
+            self.check_play(node, move, watch)
         return node
+
+    def check_play(self, node: _Node, move: Any, watch: _Watch) -> None:
+        """Play ``move`` (twice: the same state must come out) and check the new state."""
+        position = node.position
+        child = self.call("play", "play", position, self.game.play, position.state, move)
+        unchanged = watch.unchanged("play", check="play")
+        node.children.append(child)
+        node.texts.append(self.move_text(position.state, move))
+        self.counts["play"] += 1
+        if child is _RAISED:
+            return
+        child_position = _Position(child, (*position.line, node.texts[-1]))
+        self.check_state(child_position, "play")
+        again = self.call("play", "play", position, self.game.play, position.state, move)
+        if (unchanged and watch.unchanged("play", check="play") and again is not _RAISED
+                and not _equal(again, child) and _equal(_copy_or(child), child)):
+            self.fail("play", "play", "not deterministic",
+                      f"gave {self.state_text(again)!r} the second time the move "
+                      f"{node.texts[-1]} was played from this state (the first time: the "
+                      "state shown); play must give the same state every time", child_position)
 
     def check_state(self, position: _Position, source: str) -> None:
         """A state from ``source`` (``initial_state`` or ``play``): hashable, equal to a copy."""
@@ -969,7 +982,7 @@ class _Checker:
             "evaluate": f"{counts['evaluate']} unfinished states: evaluate is a number within "
                         f"±{HEURISTIC_LIMIT}",
             "play": f"{counts['play']} moves played: the state played from is unchanged, the "
-                    "new state hashable",
+                    "new state hashable and the same when played again",
             "key": self.describe_keys(),
             "text": f"{counts['text']} moves: parse_move(format_move(move)) == move; nonsense "
                     "refused with IllegalMoveError; render gives text",
@@ -1003,18 +1016,21 @@ class _Watch:
         self.position = position
         self.before = _fingerprint(position.state)
 
-    def unchanged(self, method: str, *, check: str = "states") -> None:
-        """Record a problem of ``method`` if the state changed since the last look."""
+    def unchanged(self, method: str, *, check: str = "states") -> bool:
+        """Record a problem of ``method`` if the state changed since the last look; True if
+        it did not (or cannot be watched)."""
         if self.before is None:
-            return
+            return True
         now = _fingerprint(self.position.state)
-        if now != self.before:
-            self.checker.fail(check, method, "changed its input",
-                              "changed the state it was given; states are values that the "
-                              "searches keep in tables: return a new state instead",
-                              _Position(_unpickled(self.before, self.position.state),
-                                        self.position.line))
-            self.before = now
+        if now == self.before:
+            return True
+        self.checker.fail(check, method, "changed its input",
+                          "changed the state it was given; states are values that the "
+                          "searches keep in tables: return a new state instead",
+                          _Position(_unpickled(self.before, self.position.state),
+                                    self.position.line))
+        self.before = now
+        return False
 
 
 class _KernelComparison:
@@ -1265,6 +1281,12 @@ class _ValueComparison:
 
 
 # -- small helpers -----------------------------------------------------------------------------
+
+
+def _overrides(game: Game[Any, Any], method: str) -> bool:
+    """True if ``game`` has its own ``method`` rather than :class:`Game`'s default."""
+    own = getattr(game, method, None)
+    return getattr(own, "__func__", own) is not getattr(Game, method)
 
 
 def _is_player(player: Any) -> bool:
