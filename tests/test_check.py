@@ -115,6 +115,33 @@ def test_a_tree_may_have_horizons_a_real_game_may_not() -> None:
     assert not check_game(tree, playouts=10, horizons=False).passed
 
 
+class LongHeap(Heap):
+    """Takes of 1 or 2 from a heap of 2000, the last move kept in the state, so that states
+    share keys: games deeper than Python's recursion limit lets the reference search go."""
+
+    def __init__(self) -> None:
+        super().__init__(2000)
+
+    def initial_state(self) -> Any:
+        return (self.heap, 0, 0)
+
+    def moves(self, state: Any) -> Sequence[int]:
+        return [take for take in (1, 2) if take <= state[0]]
+
+    def play(self, state: Any, move: int) -> Any:
+        return (state[0] - move, 1 - state[1], move)
+
+    def key(self, state: Any) -> Any:
+        return state[:2]
+
+
+def test_a_game_too_deep_to_search_exactly_is_compared_at_a_depth() -> None:
+    report = check_game(LongHeap(), playouts=3, max_plies=3000)
+    assert report.passed, report.text()
+    key = next(summary for summary in report.checks if summary.name == "key")
+    assert "0 exact and " in key.summary and "0 depth-2" not in key.summary
+
+
 def test_arguments_are_checked() -> None:
     with pytest.raises(ValueError, match="playouts"):
         check_game(Heap(), playouts=0)

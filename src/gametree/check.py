@@ -305,6 +305,8 @@ class _Budgeted(Game[Any, Any]):
     def _call(self, method: str, *args: Any) -> Any:
         try:
             return getattr(self.game, method)(*args)
+        except RecursionError:
+            raise  # the search went too deep: not the method's fault
         except Exception as error:
             raise _GameRaisedError(method, error) from error
 
@@ -876,7 +878,7 @@ class _Checker:
         budgeted = _Budgeted(self.game, self.search_nodes)
         try:
             return alphabeta(budgeted, position.state, depth=depth).value
-        except _OverBudgetError:
+        except (_OverBudgetError, RecursionError):  # too large, or too deep, to search
             return None
         except _GameRaisedError as raised:
             self.fail("key", raised.method, f"raised {type(raised.error).__name__} in search",
@@ -1226,7 +1228,7 @@ class _ValueComparison:
         budgeted = _Budgeted(self.checker.game, self.checker.search_nodes)
         try:
             return _tier_search(budgeted, position.state, form=None, depth=depth)
-        except _OverBudgetError:
+        except (_OverBudgetError, RecursionError):  # too large, or too deep, to search
             return None
         except _GameRaisedError as raised:
             self.checker.fail("values", raised.method,
