@@ -26,7 +26,7 @@ from gametree.compiled import (
     plain,
     set_compile_listener,
 )
-from gametree.compiled.adapter import KernelGame, compiled_form
+from gametree.compiled.adapter import KernelGame
 from gametree.registry import GameSpec, games
 
 from .cli_support import run
@@ -301,7 +301,7 @@ def test_the_command_line_says_it_in_one_line(capsys: pytest.CaptureFixture[str]
     game = KernelGame(bones("cli", play=play_with_plain_helper))
     monkeypatch.setitem(games(), "broken-bones", GameSpec(
         name="broken-bones", summary="bones with a broken play", notation="bones to take",
-        build=lambda: game, compiled=lambda _: compiled_form(game)))
+        build=lambda: game))
     status, out, err = run(capsys, "solve", "broken-bones", "--tier", "compiled")
     assert status == 2 and out == ""
     lines = err.splitlines()

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from gametree.compiled.build import cache_directory
+from gametree.compiled import cache_directory
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -13,6 +13,7 @@ Describe a game by implementing :class:`Game`, then search it::
 tier (the compiled engine when the game has a kernel); see :mod:`gametree.service`.
 """
 
+from .check import CheckReport, check_game
 from .game import ContractError, Game, GameError, IllegalMoveError, PositionError
 from .games.tree import GameTree, load_tree
 from .options import EngineTuning, SearchOptions
@@ -26,6 +27,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "WIN",
+    "CheckReport",
     "ContractError",
     "EngineTuning",
     "Game",
@@ -44,6 +46,7 @@ __all__ = [
     "Value",
     "__version__",
     "alphabeta",
+    "check_game",
     "format_log",
     "iterate",
     "load_tree",

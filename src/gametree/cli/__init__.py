@@ -1,5 +1,5 @@
-"""The ``gametree`` command: list, solve, analyse, trace, count and play games; manage the
-cache of compiled kernels."""
+"""The ``gametree`` command: list, solve, analyse, trace, count, check and play games; manage
+the cache of compiled kernels."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ..compiled.build import set_compile_listener
 from ..compiled.startup import without_blas_probe
 from ..game import GameError
 from ..options import OptionError
-from . import caching, counting, listing, play, searching
+from . import caching, checking, counting, listing, play, searching
 from .parser import CliParser
 
 FLAGS = {
@@ -39,6 +39,7 @@ def build_parser() -> CliParser:
     listing.add_commands(subparsers)
     searching.add_commands(subparsers)
     counting.add_commands(subparsers)
+    checking.add_commands(subparsers)
     play.add_command(subparsers)
     caching.add_commands(subparsers)
     return parser
