@@ -21,7 +21,7 @@ StopReason = Literal["depth", "end", "proven", "time", "nodes"]
 the game, the result was ``proven`` early, or the ``time`` or ``nodes`` budget ran out."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MoveValue(Generic[M]):
     """The value of one root move, seen from the player to move at the root."""
 
@@ -41,7 +41,7 @@ class MoveValue(Generic[M]):
         return self.bound == "exact"
 
 
-@dataclass
+@dataclass(slots=True)
 class SearchStats:
     """Counters of the work a search did, the same for every algorithm and tier.
 
@@ -92,9 +92,13 @@ class SearchStats:
         return data
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SearchResult(Generic[M]):
     """The answer of a search from one root state.
+
+    A result is a value: searches never change one after returning it, and front-ends that
+    need it altered make a copy (:func:`dataclasses.replace`). (It is not frozen only because
+    a frozen dataclass costs microseconds to build, which a search of a small position feels.)
 
     :attr:`value` is seen from the player to move at the root. When the search proved the
     result, :attr:`outcome` says ``win``, ``draw`` or ``loss`` (for that player) and, under

@@ -45,10 +45,10 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from .algorithms import ALGORITHMS, ENGINE
 from .engine.engine import Engine
 from .engine.report import Iteration
-from .game import Game, check_root
+from .game import Game
 from .options import OptionError, SearchOptions
 from .reference.deepening import deepening
-from .result import MoveValue, SearchResult, SearchStats, Tier
+from .result import SearchResult, SearchStats, Tier
 from .trace import Tracer
 
 if TYPE_CHECKING:
@@ -345,22 +345,21 @@ class _CompiledPlan(_Plan[S, M]):
 
     def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
         options = self.options
-        check_root(self.game, root)
         kernel_root = self.form.encode(root)
         if session is not None:
-            result = session._compiled_engine(self).search(
+            engine = session._compiled_engine(self)
+            return engine.search(
                 kernel_root, depth=options.depth, weak=options.weak,
                 by_distance=options.by_distance, exact_root=options.exact_root,
-                seed=options.seed, time=options.time, nodes=options.nodes)
-        else:
-            with _POOL.engine(self.form.kernel, self.table_bits) as engine:
-                engine.new_search()  # the same answer, node counts included, every time
-                result = engine.search(
-                    kernel_root, depth=options.depth, weak=options.weak,
-                    by_distance=options.by_distance, exact_root=options.exact_root,
-                    seed=options.seed, time=options.time, nodes=options.nodes)
-        translated: SearchResult[M] = _translated(result, self.form, root)
-        return translated
+                seed=options.seed, time=options.time, nodes=options.nodes, form=self.form,
+                root=root)
+        with _POOL.engine(self.form.kernel, self.table_bits) as engine:
+            # fresh: the same answer, node counts included, whatever was searched before
+            return engine.search(
+                kernel_root, depth=options.depth, weak=options.weak,
+                by_distance=options.by_distance, exact_root=options.exact_root,
+                seed=options.seed, time=options.time, nodes=options.nodes, fresh=True,
+                form=self.form, root=root)
 
     def iterate(self, root: S, session: SearchSession[S, M] | None) -> Iterator[Iteration[M]]:
         options = self.options
@@ -368,33 +367,18 @@ class _CompiledPlan(_Plan[S, M]):
             raise ValueError("a weak solve gives one answer, not a report per depth")
         kernel_root = self.form.encode(root)
 
-        def reports(engine: CompiledEngine) -> Iterator[Iteration[M]]:
-            for report in engine.iterate(kernel_root, depth=options.depth,
-                                         by_distance=options.by_distance,
-                                         exact_root=options.exact_root, seed=options.seed,
-                                         time=options.time, nodes=options.nodes):
-                yield _translated(report, self.form, root)
+        def reports(engine: CompiledEngine, fresh: bool) -> Iterator[Iteration[M]]:
+            return engine.iterate(kernel_root, depth=options.depth,
+                                  by_distance=options.by_distance,
+                                  exact_root=options.exact_root, seed=options.seed,
+                                  time=options.time, nodes=options.nodes, fresh=fresh,
+                                  form=self.form, root=root)
 
         if session is not None:
-            yield from reports(session._compiled_engine(self))
+            yield from reports(session._compiled_engine(self), False)
             return
         with _POOL.engine(self.form.kernel, self.table_bits) as engine:
-            engine.new_search()
-            yield from reports(engine)
-
-
-def _translated(found: Any, form: CompiledForm[S, M], root: S) -> Any:
-    """A compiled result or report with the kernel's moves replaced by the game's moves."""
-    decode = form.decode_move
-    pv: list[M] = []
-    position = root
-    for move in found.pv:
-        pv.append(decode(position, move))
-        position = form.game.play(position, pv[-1])
-    best = None if found.best_move is None else decode(root, found.best_move)
-    moves = tuple(MoveValue(decode(root, entry.move), entry.value, entry.bound)
-                  for entry in found.moves)
-    return replace(found, best_move=best, moves=moves, pv=tuple(pv))
+            yield from reports(engine, True)
 
 
 # -- which plan: the tier choice -------------------------------------------------------------

@@ -570,7 +570,10 @@ R_BEST = 2
 R_PV_LENGTH = 3
 R_PROBED = 4
 """The root's value as its own search found it (R_VALUE may differ: see search_root)."""
-R_ENTRIES = 5
+R_COUNTERS = 5
+"""The search's counters from here, when it ends: nodes, leaves, evaluations, cut-offs,
+first-move cut-offs, table hits, table entries, deepest ply (in this order)."""
+R_ENTRIES = R_COUNTERS + 8
 """Three words per root move from here: the move, its value, its bound (B_*)."""
 R_PV = R_ENTRIES + 3 * MAX_MOVES
 """The principal variation's moves from here."""
@@ -583,6 +586,9 @@ B_UPPER = 1
 MODE_WEAK = 1
 MODE_EXACT_ROOT = 2
 MODE_LINE = 4
+MODE_FRESH = 8
+"""Start from an empty table and zero counters (a search whose answer must not depend on what
+was searched before)."""
 
 
 @njit(cache=True, inline="always")
@@ -620,8 +626,30 @@ def search_root(state: Any, first: int, depth: int, mode: int, ws: Any, out: Any
     next), and its moves at ``depth``. Without ``MODE_EXACT_ROOT`` a move that cannot reach
     the root's value gets an upper bound, found by one null-window test. The best move is the
     first, in the kernel's order, that reaches the root's value. A search stopped by the node
-    limit leaves ``ws[C_ABORTED]`` set and ``out`` unfinished.
+    limit leaves ``ws[C_ABORTED]`` set and ``out`` unfinished. ``MODE_FRESH`` empties the table
+    and the counters first; the counters are copied to ``out`` at the end, so that one call
+    does a whole search.
     """
+    if mode & MODE_FRESH:
+        clear(ws)
+        for slot in range(C_ABORTED + 1):
+            ws[slot] = 0
+        ws[C_DEEPEST] = 0
+    search_moves(state, first, depth, mode, ws, out)
+    copy_counters(ws, out)
+
+
+@njit(cache=True, inline="always")
+def copy_counters(ws: Any, out: Any) -> None:
+    """The counters into ``out`` (from R_COUNTERS), so that Python reads them in one go."""
+    for i, slot in enumerate((C_NODES, C_LEAVES, C_EVALUATIONS, C_CUTOFFS, C_FIRST_CUTOFFS,
+                              C_TABLE_HITS, C_ENTRIES, C_DEEPEST)):
+        out[R_COUNTERS + i] = ws[slot]
+
+
+@njit(cache=True)
+def search_moves(state: Any, first: int, depth: int, mode: int, ws: Any, out: Any) -> None:
+    """The work of :func:`search_root`, without its preparation and counters."""
     weak = (mode & MODE_WEAK) != 0
     exhaustive = depth >= EXHAUSTIVE
     zero = np.int64(0)
@@ -723,6 +751,7 @@ def line(state: Any, best: int, value: int, depth: int, ws: Any, out: Any) -> No
         position = child
         ply += 1
     out[R_PV_LENGTH] = length
+    copy_counters(ws, out)
 
 
 @njit(cache=True)

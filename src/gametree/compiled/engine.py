@@ -29,15 +29,16 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from ..engine.limits import Limits
 from ..engine.report import Iteration
 from ..options import DEFAULT_TABLE_BITS
 from ..result import Bound, MoveValue, SearchResult, SearchStats, StopReason
-from ..values import classify
+from ..values import Outcome, Value, classify
 from . import build
+from .form import CompiledForm
 from .kernel import ONGOING, Kernel, is_state
 
 ALGORITHM = "engine"
@@ -62,9 +63,11 @@ _INF = 1_000_002
 _MAX_DEPTH = 250
 _NO_LIMIT = 1 << 62
 # The root's answer (mirrors the R_*, B_* and MODE_* constants of _engine.py).
-_R_VALUE, _R_COUNT, _R_BEST, _R_PV_LENGTH, _R_PROBED, _R_ENTRIES = range(6)
+_R_VALUE, _R_COUNT, _R_BEST, _R_PV_LENGTH, _R_PROBED, _R_COUNTERS = range(6)
+_R_ENTRIES = _R_COUNTERS + 8
 _B_EXACT = 0
-_MODE_WEAK, _MODE_EXACT_ROOT, _MODE_LINE = 1, 2, 4
+_BOUNDS: tuple[Bound, Bound] = ("exact", "upper")
+_MODE_WEAK, _MODE_EXACT_ROOT, _MODE_LINE, _MODE_FRESH = 1, 2, 4, 8
 
 
 @dataclass
@@ -111,6 +114,7 @@ class CompiledEngine:
         self._module, needs_compiling = build.engine_module(kernel)
         self._ws = self._workspace(kernel, table_bits, prefault)
         self._buffer = np.zeros(kernel.max_moves, dtype=np.int64)
+        self._state_size = kernel.state_size
         self._out = np.zeros(self._module.R_SIZE, dtype=np.int64)
         self._empty = True
         """True while the table holds nothing (so that emptying it can be skipped)."""
@@ -173,8 +177,14 @@ class CompiledEngine:
         """``state`` if it is a state of this kernel (an int, or a tuple of as many ints as the
         kernel's initial state); else :class:`ValueError`. A Python-tier state of the same
         game is not a kernel state: translate it with the game's compiled form first."""
-        size = self.kernel.state_size
-        if is_state(state) and (isinstance(state, int) if size == 0 else len(state) == size):
+        size = self._state_size
+        if size and state.__class__ is tuple and len(state) == size:
+            for part in state:  # a loop: cheaper than is_state's generator, on every search
+                if part.__class__ is not int:
+                    break
+            else:
+                return state
+        elif size == 0 and is_state(state) and isinstance(state, int):
             return state
         shape = "an int" if size == 0 else f"a tuple of {size} ints"
         raise ValueError(f"{state!r} is not a state of the {self.kernel.name} kernel "
@@ -213,17 +223,6 @@ class CompiledEngine:
         ws = self._ws
         ws[:_C_ABORTED + 1] = 0
         ws[_C_DEEPEST] = 0
-
-    def _stats(self, run: _Run) -> SearchStats:
-        ws = self._ws
-        return SearchStats(
-            nodes=int(ws[_C_NODES]), leaves=int(ws[_C_LEAVES]),
-            evaluations=int(ws[_C_EVALUATIONS]), cutoffs=int(ws[_C_CUTOFFS]),
-            first_move_cutoffs=int(ws[_C_FIRST_CUTOFFS]), table_hits=int(ws[_C_TABLE_HITS]),
-            table_entries=int(ws[_C_ENTRIES]), iterations=run.iterations,
-            depth_reached=run.depth_reached,
-            stopped_by=run.stop if run.stop in ("time", "nodes") else None,
-            seconds=_clock() - run.started)
 
     # -- the rules, called from Python (compiled, so identical to what the search sees) --------
 
@@ -282,7 +281,8 @@ class CompiledEngine:
     def search(self, state: Any, *, depth: int | None = None, weak: bool = False,
                by_distance: bool = True, exact_root: bool = False,
                seed: int | None = None, time: float | None = None,
-               nodes: int | None = None) -> SearchResult[int]:
+               nodes: int | None = None, fresh: bool = False,
+               form: CompiledForm[Any, Any] | None = None, root: Any = None) -> SearchResult[Any]:
         """Search ``state`` and return its value, best move, root move values and line.
 
         ``depth=None`` solves to the end of the game; a number stops there and uses the
@@ -300,17 +300,36 @@ class CompiledEngine:
         a win or loss or meets no heuristic leaf: the position is then solved exactly.
         A time budget is kept through a node limit worked out from the speed of the
         iterations so far, so it is approximate.
+
+        ``fresh`` starts from an empty table (the result, node counts included, then depends
+        on nothing searched before). With ``form`` (the compiled form of a Python game) and
+        ``root`` (the Python state that ``state`` encodes), moves are reported as that game's.
         """
         run = self._start(state, depth=depth, weak=weak, by_distance=by_distance,
                           exact_root=exact_root, seed=seed, seconds=time, nodes=nodes,
-                          every_depth=False)
+                          every_depth=False, fresh=fresh, form=form, root=root)
+        if not run.budgeted:  # one compiled call answers it: no loop, no reports
+            ply, first = self._first_iteration(run, run.requested or 0)
+            answer = self._root(run, ply, first)
+            assert answer is not None  # no node limit was set
+            complete = run.counters[2] == 0
+            run.iterations, run.exhaustive = 1, complete
+            run.depth_reached = run.counters[7] if ply is None else ply
+            outcome, plies = classify(answer.value, by_distance=not run.plain,
+                                      exhaustive=complete)
+            return self._result(run, answer, outcome, plies, complete)
         for _report in self._iterations(run):
             pass
-        return self._result(run)
+        last = run.last
+        assert last is not None  # the first iteration always completes
+        answer = _RootAnswer(last.value, last.value, last.best_move, last.moves, last.pv)
+        return self._result(run, answer, last.outcome, last.plies, last.complete)
 
     def iterate(self, state: Any, *, depth: int | None = None, by_distance: bool = True,
                 exact_root: bool = False, seed: int | None = None, time: float | None = None,
-                nodes: int | None = None) -> Iterator[Iteration[int]]:
+                nodes: int | None = None, fresh: bool = False,
+                form: CompiledForm[Any, Any] | None = None,
+                root: Any = None) -> Iterator[Iteration[Any]]:
         """Search ``state`` one depth after another, yielding a report after each (the
         options mean what they mean for :meth:`search`). Stop iterating whenever you like.
 
@@ -319,16 +338,18 @@ class CompiledEngine:
         """
         run = self._start(state, depth=depth, weak=False, by_distance=by_distance,
                           exact_root=exact_root, seed=seed, seconds=time, nodes=nodes,
-                          every_depth=True)
+                          every_depth=True, fresh=fresh, form=form, root=root)
         return self._iterations(run)
 
     def _start(self, state: Any, *, depth: int | None, weak: bool, by_distance: bool,
                exact_root: bool, seed: int | None, seconds: float | None, nodes: int | None,
-               every_depth: bool) -> _Run:
-        limits = Limits(depth, nodes, seconds)  # the Python tier's checks of the same limits
+               every_depth: bool, fresh: bool, form: CompiledForm[Any, Any] | None,
+               root: Any) -> _Run:
+        budgeted = seconds is not None or nodes is not None
+        if budgeted or depth is not None:
+            Limits(depth, nodes, seconds)  # the Python tier's checks of the same limits
         state = self.checked(state)
         asked = depth
-        budgeted = seconds is not None or nodes is not None
         if weak and (depth is not None or budgeted):
             raise ValueError("weak solving searches to the end of the game: give no depth, "
                              "time or node budget")
@@ -337,16 +358,24 @@ class CompiledEngine:
         if depth is not None and depth > _MAX_DEPTH:
             raise ValueError(f"the compiled engine searches at most {_MAX_DEPTH} plies deep "
                              f"(or to the end of the game)")
-        self._use_table(by_distance or weak)
-        self._reset_counters()
+        if fresh:  # the first compiled call empties the table and the counters
+            self._ws[_C_BY_DISTANCE] = 1 if by_distance or weak else 0
+            self._empty = False
+        else:
+            self._use_table(by_distance or weak)
+            self._reset_counters()
         mode = _MODE_WEAK if weak else 0
         if exact_root or seed is not None:
             mode |= _MODE_EXACT_ROOT
-        return _Run(state=state, limits=limits, asked=asked, requested=depth, mode=mode, seed=seed,
-                    plain=weak or not by_distance, weak=weak, budgeted=budgeted,
-                    every_depth=every_depth, started=_clock())
+        if fresh:
+            mode |= _MODE_FRESH
+        return _Run(state=state, limits=_NO_LIMITS if not (budgeted or asked is not None)
+                    else Limits(asked, nodes, seconds), asked=asked, requested=depth,
+                    mode=mode, seed=seed, plain=weak or not by_distance, weak=weak,
+                    budgeted=budgeted, every_depth=every_depth, started=_clock(), form=form,
+                    root=root)
 
-    def _iterations(self, run: _Run) -> Iterator[Iteration[int]]:
+    def _iterations(self, run: _Run) -> Iterator[Iteration[Any]]:
         """The one deepening loop: each pass searches the root one ply deeper (or solves it),
         under the node limit the budgets allow, and yields its report.
 
@@ -367,23 +396,25 @@ class CompiledEngine:
             binding: StopReason | None = None
             if run.iterations:  # the first iteration always runs to its end: it needs a move
                 limit, binding = self._node_limit(limits.nodes, deadline, rate)
-                if limit <= int(ws[_C_NODES]):
+                if limit <= run.counters[0]:
                     run.stop = binding
                     return
                 # The search stops when its count passes the limit: at ``limit`` nodes, so.
                 ws[_C_NODE_LIMIT] = limit - 1
-            nodes_before, evaluations_before = int(ws[_C_NODES]), int(ws[_C_EVALUATIONS])
+            nodes_before, evaluations_before = run.counters[0], run.counters[2]
             iteration_started = _clock()
             root = self._root(run, ply, first)
-            ws[_C_NODE_LIMIT] = _NO_LIMIT
-            if ws[_C_ABORTED]:
+            run.mode &= ~_MODE_FRESH  # the table is the run's own from now on
+            if run.iterations:
+                ws[_C_NODE_LIMIT] = _NO_LIMIT
+            if root is None:
                 ws[_C_ABORTED] = 0
                 run.stop = binding
                 return
             run.iterations += 1
-            complete = int(ws[_C_EVALUATIONS]) == evaluations_before
+            complete = run.counters[2] == evaluations_before
             run.exhaustive = complete
-            run.depth_reached = int(ws[_C_DEEPEST]) if ply is None else ply
+            run.depth_reached = run.counters[7] if ply is None else ply
             report = self._report(run, root, complete)
             run.last = report
             yield report
@@ -392,9 +423,9 @@ class CompiledEngine:
                 return
             spent = _clock() - iteration_started
             if spent >= _MEASURABLE:  # the latest iteration's speed: deeper ones are slower
-                rate = (int(ws[_C_NODES]) - nodes_before) / spent
+                rate = (run.counters[0] - nodes_before) / spent
             elif _clock() - run.started >= _MEASURABLE / 5:  # so far, Python's share included
-                rate = max(rate, int(ws[_C_NODES]) / (_clock() - run.started))
+                rate = max(rate, run.counters[0] / (_clock() - run.started))
             # The root's own value, not the root moves' (at a small depth they can fall short).
             if classify(root.probed, by_distance=not run.plain, exhaustive=False)[0]:
                 ply, first = None, 0  # proven: solve exactly next
@@ -433,8 +464,9 @@ class CompiledEngine:
                 limit, binding = by_time, "time"
         return limit, binding
 
-    def _root(self, run: _Run, ply: int | None, first: int) -> _RootAnswer:
-        """One compiled search of the root (to ``ply``, or to the end), read back."""
+    def _root(self, run: _Run, ply: int | None, first: int) -> _RootAnswer | None:
+        """One compiled search of the root (to ``ply``, or to the end), read back; ``None``
+        when the node limit stopped it."""
         module, ws, out = self._module, self._ws, self._out
         depth = _EXHAUSTIVE if ply is None else ply
         mode = run.mode
@@ -442,50 +474,75 @@ class CompiledEngine:
             mode |= _MODE_LINE
         module.search_root(run.state, first, depth, mode, ws, out)
         if ws[_C_ABORTED]:
-            return _RootAnswer(0, 0, None, (), ())
-        value, probed = int(out[_R_VALUE]), int(out[_R_PROBED])
-        count = int(out[_R_COUNT])
-        entries = tuple(
-            MoveValue(int(out[i]), int(out[i + 1]), "exact" if out[i + 2] == _B_EXACT
-                      else "upper")
-            for i in range(_R_ENTRIES, _R_ENTRIES + 3 * count, 3))
+            return None
+        found = out.tolist()
+        best = None
+        if run.seed is not None and found[_R_COUNT]:
+            best = self._seeded(run, found, depth)
+            found = out.tolist()  # with the seeded best move's line
+        run.counters = found[_R_COUNTERS:_R_COUNTERS + 8]
+        value, count = found[_R_VALUE], found[_R_COUNT]
+        entries = [(found[i], found[i + 1], _BOUNDS[found[i + 2]])
+                   for i in range(_R_ENTRIES, _R_ENTRIES + 3 * count, 3)]
         if not entries:
-            return _RootAnswer(value, probed, None, (), ())
-        best = entries[int(out[_R_BEST])].move
+            return _RootAnswer(value, found[_R_PROBED], None, (), ())
+        if best is None:
+            best = entries[found[_R_BEST]][0]
         if run.weak:
-            return _RootAnswer(value, probed, best, entries, (best,))
-        if run.seed is not None:
-            tied = [entry.move for entry in entries if entry.value == value and entry.exact]
-            best = random.Random(run.seed).choice(tied)
-            module.line(run.state, best, value, depth, ws, out)
-        start = self._module.R_PV
-        pv = tuple(int(move) for move in out[start:start + int(out[_R_PV_LENGTH])])
-        return _RootAnswer(value, probed, best, entries, pv)
+            pv: list[int] = [best]
+        else:
+            start = _R_ENTRIES + 3 * self.kernel.max_moves
+            pv = found[start:start + found[_R_PV_LENGTH]]
+        if run.form is not None:
+            chosen, moves, line = run.form.moves_of(run.root, best, entries, pv)
+            return _RootAnswer(value, found[_R_PROBED], chosen, moves, line)
+        return _RootAnswer(value, found[_R_PROBED], best,
+                           tuple(MoveValue(move, worth, bound) for move, worth, bound in entries),
+                           tuple(pv))
 
-    def _report(self, run: _Run, root: _RootAnswer, complete: bool) -> Iteration[int]:
-        ws = self._ws
+    def _seeded(self, run: _Run, found: list[int], depth: int) -> int:
+        """A best move drawn from ``run.seed`` among the tied ones, and its line (into the
+        output array)."""
+        value, count = found[_R_VALUE], found[_R_COUNT]
+        tied = [found[i] for i in range(_R_ENTRIES, _R_ENTRIES + 3 * count, 3)
+                if found[i + 1] == value and found[i + 2] == _B_EXACT]
+        best: int = random.Random(run.seed).choice(tied)
+        self._module.line(run.state, best, value, depth, self._ws, self._out)
+        return best
+
+    def _report(self, run: _Run, root: _RootAnswer, complete: bool) -> Iteration[Any]:
+        counters = run.counters
         outcome, plies = classify(root.value, by_distance=not run.plain,
                                   exhaustive=complete)
         return Iteration(
             depth=run.depth_reached, value=root.value, best_move=root.best_move, pv=root.pv,
-            moves=root.moves, nodes=int(ws[_C_NODES]), seconds=_clock() - run.started,
-            table_entries=int(ws[_C_ENTRIES]), table_hits=int(ws[_C_TABLE_HITS]),
-            complete=complete, outcome=outcome, plies=plies)
+            moves=root.moves, nodes=counters[0], seconds=_clock() - run.started,
+            table_entries=counters[6], table_hits=counters[5], complete=complete,
+            outcome=outcome, plies=plies)
 
-    def _result(self, run: _Run) -> SearchResult[int]:
-        """The :class:`SearchResult` of a finished run: its deepest completed iteration."""
-        report = run.last
-        assert report is not None  # the first iteration always completes
-        stopped = run.stop in ("time", "nodes")
+    def _result(self, run: _Run, answer: _RootAnswer, outcome: Outcome | None,
+                plies: int | None, complete: bool) -> SearchResult[Any]:
+        """The :class:`SearchResult` of a finished run, from its deepest completed answer."""
+        stopped: Literal["time", "nodes"] | None = (
+            "time" if run.stop == "time" else "nodes" if run.stop == "nodes" else None)
+        counters = run.counters
+        stats = SearchStats(
+            nodes=counters[0], leaves=counters[1], evaluations=counters[2],
+            cutoffs=counters[3], first_move_cutoffs=counters[4], table_hits=counters[5],
+            table_entries=counters[6], iterations=run.iterations,
+            depth_reached=run.depth_reached, stopped_by=stopped,
+            seconds=_clock() - run.started)
         return SearchResult(
-            best_move=report.best_move, value=report.value, moves=report.moves, pv=report.pv,
-            stats=self._stats(run), algorithm=ALGORITHM, tier="compiled",
-            depth=report.depth if stopped else run.asked, by_distance=not run.plain,
-            outcome=report.outcome, plies=report.plies, exhaustive=run.exhaustive,
-            complete=report.complete, weak=run.weak)
+            best_move=answer.best_move, value=answer.value, moves=answer.moves, pv=answer.pv,
+            stats=stats, algorithm=ALGORITHM, tier="compiled",
+            depth=run.depth_reached if stopped else run.asked, by_distance=not run.plain,
+            outcome=outcome, plies=plies, exhaustive=run.exhaustive, complete=complete,
+            weak=run.weak)
 
 
 _clock = time.perf_counter
+
+_NO_LIMITS = Limits()
 
 _SLOWEST_RATE = 200_000.0
 """Nodes per second assumed until an iteration lasts long enough to be timed: slower than any
@@ -499,7 +556,7 @@ _SOFT_TIME = 0.6
 tier's rule, :data:`gametree.engine.engine.SOFT_TIME`)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Run:
     """The bookkeeping of one search: its root, options and progress."""
 
@@ -519,18 +576,24 @@ class _Run:
     iterations: int = 0
     depth_reached: int = 0
     exhaustive: bool = False
+    form: CompiledForm[Any, Any] | None = None
+    """The Python game's compiled form, to report its moves (``None``: kernel moves)."""
+    root: Any = None
+    """The Python state searched, when :attr:`form` is given."""
     stop: StopReason | None = None
-    last: Iteration[int] | None = None
+    last: Iteration[Any] | None = None
+    counters: list[int] = field(default_factory=lambda: [0] * 8)
+    """The counters as the latest compiled call left them (the R_COUNTERS order)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _RootAnswer:
-    value: int
-    probed: int
+    value: Value
+    probed: Value
     """The root's value as its own search found it."""
-    best_move: int | None
-    moves: tuple[MoveValue[int], ...]
-    pv: tuple[int, ...]
+    best_move: Any
+    moves: tuple[MoveValue[Any], ...]
+    pv: tuple[Any, ...]
 
 
 def _read_cycles(module: Any) -> int:

@@ -11,11 +11,12 @@ own moves, so reports, JSON and ``format_move`` work unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from ..game import Game
+from ..result import Bound, MoveValue
 from .kernel import Kernel
 
 S = TypeVar("S", bound=Hashable)
@@ -37,3 +38,19 @@ class CompiledForm(Generic[S, M]):
 
     decode_move: Callable[[S, int], M]
     """``(Python state, kernel move)`` -> the same move as the Python game writes it."""
+
+    def moves_of(self, root: S, best: int | None, entries: Sequence[tuple[int, int, Bound]],
+                 pv: Sequence[int]) -> tuple[M | None, tuple[MoveValue[M], ...], tuple[M, ...]]:
+        """A compiled search's answer at the Python state ``root`` in the game's own moves:
+        the best move, each root move's ``(move, value, bound)`` and the principal variation
+        (each of its moves decoded in the position it is played from)."""
+        decode = self.decode_move
+        moves = tuple(MoveValue(decode(root, move), value, bound)
+                      for move, value, bound in entries)
+        line: list[M] = []
+        position = root
+        for move in pv:
+            line.append(decode(position, move))
+            if len(line) < len(pv):
+                position = self.game.play(position, line[-1])
+        return (None if best is None else decode(root, best)), moves, tuple(line)

@@ -11,7 +11,7 @@ from ..values import Outcome, Value
 M = TypeVar("M")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Iteration(Generic[M]):
     """One report of :meth:`gametree.engine.Engine.iterate`: the result of one depth.
 
