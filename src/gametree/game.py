@@ -233,6 +233,49 @@ def check_root(game: Game[S, M], state: S) -> None:
             f"not lists or dicts") from None
 
 
+def check_line(game: Game[S, M], state: S, moves: Iterable[M]) -> None:
+    """Raise :class:`ContractError` if playing ``moves`` from ``state`` comes back to a state
+    already on the line (by :meth:`Game.key`): such a game can go on for ever, and a search
+    would value a position by itself."""
+    seen = {game.key(state)}
+    texts: list[str] = []
+    for move in moves:
+        texts.append(str(move))
+        state = game.play(state, move)
+        key = game.key(state)
+        if key in seen:
+            raise _never_ends(game, state, texts)
+        seen.add(key)
+
+
+def search_too_deep(game: Game[S, M], state: S, depth: int) -> Exception:
+    """What to raise when a search from ``state`` ran out of Python's recursion: that the game
+    never ends, if a state repeats along the line of first moves; else that it is deeper than
+    a search without a depth limit can go (about ``depth`` plies)."""
+    seen = {game.key(state)}
+    texts: list[str] = []
+    for _ in range(depth):
+        moves = game.moves(state)
+        if not moves or game.outcome(state) is not None:
+            break
+        texts.append(str(moves[0]))
+        state = game.play(state, moves[0])
+        key = game.key(state)
+        if key in seen:
+            return _never_ends(game, state, texts)
+        seen.add(key)
+    return ValueError(f"the game goes deeper than Python's recursion limit allows (about "
+                      f"{depth} plies); search it with a depth limit")
+
+
+def _never_ends(game: Game[S, M], state: S, texts: list[str]) -> ContractError:
+    line = " ".join(texts if len(texts) <= 12 else [*texts[:11], "..."])
+    return ContractError(
+        f"{type(game).__name__}: the game never ends: after the moves {line} the state "
+        f"{_shown(state)} repeats; every game must end, so no state may come back along a "
+        f"line (give such states an outcome, or make the state record what differs)")
+
+
 def _shown(state: object) -> str:
     text = repr(state)
     return text if len(text) <= 60 else text[:57] + "..."

@@ -35,6 +35,7 @@ search can see it (a player that is not 0 or 1, an unhashable state, a game that
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 import time
 import weakref
@@ -45,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from .algorithms import ALGORITHMS, ENGINE
 from .engine.engine import Engine
 from .engine.report import Iteration
-from .game import Game
+from .game import Game, check_line, search_too_deep
 from .options import OptionError, SearchOptions
 from .reference.deepening import deepening
 from .result import SearchResult, SearchStats, Tier
@@ -288,8 +289,13 @@ class _ReferencePlan(_Plan[S, M]):
             extra["exact_root"] = True
         run = ALGORITHMS[options.algorithm].run
         assert run is not None  # only the engine has none, and it has a plan of its own
-        return run(self.game, root, depth=depth, by_distance=options.by_distance,
-                   seed=options.seed, tracer=self.tracer, **extra)
+        try:
+            result = run(self.game, root, depth=depth, by_distance=options.by_distance,
+                         seed=options.seed, tracer=self.tracer, **extra)
+        except RecursionError:
+            raise search_too_deep(self.game, root, sys.getrecursionlimit() - 100) from None
+        check_line(self.game, root, result.pv)  # a line that comes back: the game never ends
+        return result
 
     def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
         options = self.options

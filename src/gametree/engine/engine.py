@@ -25,7 +25,7 @@ from collections.abc import Generator, Hashable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from ..game import Game, check_root
+from ..game import Game, check_root, search_too_deep
 from ..result import Bound, MoveValue, SearchResult, SearchStats, StopReason
 from ..trace import Tracer
 from ..values import (
@@ -324,10 +324,7 @@ class Engine(Generic[S, M]):
             try:
                 report = self._iteration(run, depth)
             except RecursionError:
-                raise ValueError(
-                    f"the game goes deeper than Python's recursion limit allows (about "
-                    f"{sys.getrecursionlimit() - 100} plies); search it with a depth limit"
-                ) from None
+                raise search_too_deep(game, root, sys.getrecursionlimit() - 100) from None
             except SearchStopped as stopped:
                 run.stop = "time" if stopped.reason == "time" else "nodes"
                 partial = self._partial_report(run, depth)

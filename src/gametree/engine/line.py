@@ -15,7 +15,7 @@ from collections.abc import Hashable, Sequence
 from math import inf, nextafter
 from typing import Any, TypeVar
 
-from ..game import Game
+from ..game import Game, check_line
 from ..values import MAX_PLY, Value, for_player, terminal_value
 from .search import Negamax, SearchStopped, estimate_of, key_function
 from .table import BOUND_MASK, EXACT, TranspositionTable, from_table
@@ -93,6 +93,11 @@ def principal_variation(game: Game[S, M], table: TranspositionTable | None, nega
     reader = _Reader(game, table, negamax, by_distance)
     line = [best_move]
     state = game.play(root, best_move)
+    key_of = reader.key_of
+    seen = {root if key_of is None else key_of(root)}
+    if (state if key_of is None else key_of(state)) in seen:
+        check_line(game, root, line)  # the move leads back to the root: the game never ends
+    seen.add(state if key_of is None else key_of(state))
     mover = game.to_move(state)
     target = value if mover == player else -value
     ply, left = 1, depth - 1
@@ -107,6 +112,10 @@ def principal_variation(game: Game[S, M], table: TranspositionTable | None, nega
             if step is None:
                 break
             move, state, mover, target = step
+            key = state if key_of is None else key_of(state)
+            if key in seen:  # a line that comes back to where it was: the game never ends
+                check_line(game, root, [*line, move])
+            seen.add(key)
             line.append(move)
             ply, left = ply + 1, left - 1
     except SearchStopped:

@@ -46,9 +46,11 @@ from .table import (
     EXACT,
     HEURISTIC,
     LOWER,
+    TO_THE_END,
     UPPER,
     Entry,
     TranspositionTable,
+    proven_bound,
 )
 
 S = TypeVar("S", bound=Hashable)
@@ -123,6 +125,7 @@ class Searcher(Generic[S, M]):
         generation = table.generation if table is not None else 0
         full_always = not pvs
         limit_value = HEURISTIC_LIMIT
+        to_the_end = TO_THE_END
 
         nodes = leaves = evaluations = cutoffs = first_cutoffs = 0
         hits = stores = kept = researches = cuts = guesses = deepest = horizons = 0
@@ -198,7 +201,8 @@ class Searcher(Generic[S, M]):
                 entry = get(key)
                 if entry is not None:
                     stored_depth, flags, value, tt_move, _generation = entry
-                    if stored_depth >= depth:
+                    # table.answers and table.proven_bound, written out
+                    if stored_depth == depth or (stored_depth == COMPLETE and depth >= to_the_end):
                         if by_distance:
                             if value >= PROVEN:
                                 value -= ply
@@ -212,6 +216,13 @@ class Searcher(Generic[S, M]):
                             if flags & HEURISTIC:
                                 guesses += 1
                             return value
+                    elif by_distance and (value >= PROVEN or value <= -PROVEN):
+                        proven = proven_bound(value, flags, depth)
+                        if proven is not None:  # a proof: no cut, no guess, at any depth
+                            proven = proven - ply if proven > 0 else proven + ply
+                            if proven >= beta if proven > 0 else proven <= alpha:
+                                hits += 1
+                                return proven
 
             legal = moves_of(state)
             if not legal:  # a horizon: no moves, yet the game does not call it finished

@@ -12,6 +12,11 @@ Many move orders reach the same position (a *transposition*). The table maps a p
 * the **best move** found, tried first when the position comes back;
 * the **generation** (which search stored it), used by the replacement policy.
 
+**Same answer, whatever was stored before.** An entry answers a probe only if it was stored
+by a search to the same depth (or both searches go to the end of the game), so that a value
+never depends on which searches ran before; an entry of another depth gives only what holds at
+any depth: a win or loss proven within the probing search's horizon (:func:`proven_bound`).
+
 Proven wins and losses are stored *relative to the position* (a win 3 plies below it, not at
 ply 12 of some search), so a value read back at another ply keeps its exact distance — the
 usual "mate score" adjustment, see :func:`to_table` and :func:`from_table`.
@@ -41,7 +46,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..values import PROVEN, Value
+from ..values import MAX_PLY, PROVEN, WIN, Value
 
 EXACT = 0
 """Entry flag: the stored value is the position's value (at the stored depth)."""
@@ -61,7 +66,13 @@ HEURISTIC = 4
 COMPLETE = 1 << 30
 """The depth stored for a position whose search reached the end of every line it examined.
 
-Larger than any depth a search asks for, so such an entry answers every later probe."""
+Such an entry answers every later probe of a search to the end of the game (see
+:data:`TO_THE_END`); a depth-limited search would have stopped short of its lines' ends, so
+it takes no value from it but a proven win or loss within its horizon."""
+
+TO_THE_END = MAX_PLY // 2
+"""A search with this many plies or more left goes to the end of the game (the engine asks
+for :data:`~gametree.values.MAX_PLY` plies when it means "to the end")."""
 
 BYTES_PER_ENTRY = 240
 """Estimated memory per entry (dict slot, entry tuple, key), for ``megabytes=``.
@@ -283,6 +294,24 @@ class TranspositionTable:
         self.sweeps += 1
         self.evicted += len(doomed)
         return len(doomed)
+
+
+def answers(stored_depth: int, depth: int) -> bool:
+    """True if an entry stored at ``stored_depth`` gives its value to a probe ``depth`` deep."""
+    return stored_depth == depth or (stored_depth == COMPLETE and depth >= TO_THE_END)
+
+
+def proven_bound(stored: Value, flags: int, depth: int) -> Value | None:
+    """What an entry of another depth still says to a probe ``depth`` deep: a lower bound if it
+    proves a win within ``depth`` plies, an upper bound if it proves such a loss (``stored``
+    relative to the position, as kept); else ``None``. (The bound is a lower one exactly when
+    it is a win.)"""
+    bound = flags & BOUND_MASK
+    if stored >= PROVEN and bound != UPPER and WIN - stored <= depth:
+        return stored
+    if stored <= -PROVEN and bound != LOWER and WIN + stored <= depth:
+        return stored
+    return None
 
 
 def keeps_old(old: Entry, depth: int, flags: int, generation: int) -> bool:

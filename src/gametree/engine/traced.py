@@ -30,8 +30,10 @@ from .table import (
     LOWER,
     UPPER,
     TranspositionTable,
+    answers,
     from_table,
     keeps_old,
+    proven_bound,
     to_table,
 )
 
@@ -118,7 +120,7 @@ class TracedSearcher(Generic[S, M]):
         if entry is None:
             return key, None, None, None
         stored_depth, flags, stored, tt_move, _generation = entry
-        if stored_depth >= depth:
+        if answers(stored_depth, depth):
             value = from_table(stored, ply) if self.by_distance else stored
             bound = flags & BOUND_MASK
             if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
@@ -129,6 +131,14 @@ class TracedSearcher(Generic[S, M]):
                     count["guesses"] += 1
                 self.trace.table(state, ply, role, value, alpha, beta)
                 return key, entry, tt_move, value
+        elif self.by_distance:
+            proven = proven_bound(stored, flags, depth)
+            if proven is not None:
+                value = from_table(proven, ply)
+                if value >= beta if value > 0 else value <= alpha:  # a proof, at any depth
+                    count["hits"] += 1
+                    self.trace.table(state, ply, role, value, alpha, beta)
+                    return key, entry, tt_move, value
         return key, entry, tt_move, None
 
     def search_moves(self, state: S, legal: Sequence[M], tt_move: M | None, player: int,
