@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -26,3 +27,13 @@ def gametree(*args: str, typed: str = "", env: dict[str, str] | None = None,
     return subprocess.run([sys.executable, "-m", "gametree", *args], input=typed,
                           capture_output=True, text=True, timeout=timeout, check=False,
                           env=env)
+
+
+COMPILE_NOTICE = re.compile(r"^gametree: compiling the .+ kernel \(.+\)\.\.\.$", re.M)
+"""The line a process writes to standard error before it compiles a kernel (once per cache)."""
+
+
+def without_compile_notice(stderr: str) -> str:
+    """``stderr`` less the compile notice: whether a test's process is the run's first to need
+    a kernel depends on which tests ran before it (and, in parallel, on which ran at once)."""
+    return COMPILE_NOTICE.sub("", stderr).strip("\n")

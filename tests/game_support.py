@@ -1,11 +1,13 @@
-"""Helpers for the games' tests: values by induction, with the search as the one-ply step.
+"""Helpers for the games' tests: values by induction, with a search as the one-ply step.
 
-Some acceptance checks (Bones up to 40, subtract-3/4/5 up to 60, Nim up to 4 rows of 5) have
-game trees far too large for the reference searches, which keep no transposition table. For
+Some acceptance checks (Bones up to 40, Nim up to 4 rows of 5) have game trees too large for
+the reference searches, which keep no transposition table, to search in full in a test. For
 those, the tests also build every position's value bottom-up: each position is searched one
-ply deep by the default search, and the game's heuristic is replaced by a table holding the
-values that earlier searches produced for the children. Every value then still comes out of
-the search (and the game's own moves, play and outcome), never from the rule under test.
+ply deep by a reference search (plain minimax unless told otherwise), and the game's heuristic
+is replaced by a table holding the values that earlier searches produced for the children.
+Every value then still comes out of the reference algorithm (and the game's own moves, play and
+outcome), never from the rule under test, and never only from the engine that is tested
+against the reference.
 """
 
 from __future__ import annotations
@@ -47,15 +49,17 @@ class TabledGame(Game[Any, Any]):
         return self.table[self.inner.key(state)]  # KeyError: a child was not valued first
 
 
-def mover_values_by_induction(game: Game[Any, Any], states: Iterable[Any]) -> dict[Any, Value]:
-    """The plain value, for the player to move, of each state, by one-ply searches.
+def mover_values_by_induction(game: Game[Any, Any], states: Iterable[Any], *,
+                              algorithm: str = "minimax") -> dict[Any, Value]:
+    """The plain value, for the player to move, of each state, by one-ply searches of
+    ``algorithm`` (a name :func:`gametree.algorithms.search` knows).
 
     ``states`` must list every state after all the states its moves lead to.
     """
     tabled = TabledGame(game)
     values: dict[Any, Value] = {}
     for state in states:
-        result = search(tabled, state, depth=1, by_distance=False)
+        result = search(tabled, state, algorithm=algorithm, depth=1, by_distance=False)
         values[state] = result.value
         tabled.table[game.key(state)] = for_player(result.value, game.to_move(state))
     return values

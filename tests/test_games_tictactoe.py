@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gametree import search
+from gametree.algorithms import ENGINE
 from gametree.game import IllegalMoveError, PositionError
 from gametree.games.tictactoe import Board, MNKGame, board_symmetries
 from gametree.registry import OptionError, make, play_moves
@@ -18,11 +19,12 @@ from gametree.values import HEURISTIC_LIMIT
 SEED_003 = "x o x / o o x / _ _ _"
 
 
-def test_seed_003_position_gives_row_2_col_2_with_value_10() -> None:
+@pytest.mark.parametrize("algorithm", ["alphabeta", ENGINE])
+def test_seed_003_position_gives_row_2_col_2_with_value_10(algorithm: str) -> None:
     game = make("tictactoe", board=SEED_003)
     state = game.initial_state()
     assert game.to_move(state) == 0
-    result = search(game, state, by_distance=False)
+    result = search(game, state, algorithm=algorithm, by_distance=False)
     assert game.format_move(state, result.best_move) == "2,2"
     assert result.value == 10
 
@@ -33,8 +35,9 @@ def test_seed_003_position_reached_by_moves() -> None:
     assert state == make("tictactoe", board="xox/oox/___").initial_state()
 
 
-def test_empty_board_is_a_draw() -> None:
-    result = search(make("tictactoe"))
+@pytest.mark.parametrize("algorithm", ["alphabeta", ENGINE])
+def test_empty_board_is_a_draw(algorithm: str) -> None:
+    result = search(make("tictactoe"), algorithm=algorithm)
     assert result.outcome == "draw" and result.value == 0
 
 
@@ -147,11 +150,15 @@ def test_k_1_first_mark_wins() -> None:
     assert game.outcome(game.play(game.initial_state(), 3)) == 10
 
 
-def test_small_mnk_game_values() -> None:
+@pytest.mark.parametrize("algorithm", ["alphabeta", ENGINE])
+def test_small_mnk_game_values(algorithm: str) -> None:
     # 3x3 needing 2 in a row: the first player wins on their second move.
-    result = search(MNKGame(3, 3, 2))
+    result = search(MNKGame(3, 3, 2), algorithm=algorithm)
     assert result.outcome == "win" and result.plies == 3
-    # 3x4 needing 3: a known first-player win.
+
+
+def test_three_by_four_needing_three_is_a_first_player_win() -> None:
+    # Known; by the engine only (alpha-beta: 330,000 nodes, most of a second).
     assert search(MNKGame(3, 4, 3)).outcome == "win"
 
 

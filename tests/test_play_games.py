@@ -8,7 +8,7 @@ import pytest
 
 from gametree.registry import games
 
-from .cli_support import gametree
+from .cli_support import gametree, without_compile_notice
 
 
 def gametree_play(*args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
@@ -39,7 +39,7 @@ def test_every_registered_game_starts_and_quits_cleanly(name: str) -> None:
     assert "Legal moves: " in done.stdout
     assert "Hint: play " in done.stdout
     assert done.stdout.rstrip().endswith("You quit: game abandoned.")
-    assert done.stderr == ""
+    assert without_compile_notice(done.stderr) == ""  # the notice only if it compiles first
 
 
 def test_connect4_engine_takes_an_immediate_win() -> None:

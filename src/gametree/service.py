@@ -165,7 +165,7 @@ class SearchSession(Generic[S, M]):
         plan = _plan(self.game, self.options, None)
         if isinstance(plan, _CompiledPlan):
             with self._lock:
-                self._compiled_engine(plan)
+                self._compiled_engine(plan).load()
 
     def clear(self) -> None:
         """Forget what earlier searches learnt (tables, killer moves, history)."""

@@ -166,6 +166,21 @@ class CompiledEngine:
         self._empty = False
         self.new_search()
 
+    def load(self) -> None:
+        """Load the search's entry points now (numba loads cached machine code on first use),
+        so that the first search's time budget is not spent loading them."""
+        ws = self._ws
+        limit = int(ws[_C_NODE_LIMIT])
+        ws[_C_NODE_LIMIT] = 0  # stop at once: only the loading matters here
+        state = self.kernel.initial_state
+        self._module.search_root(state, 1, 1, _MODE_LINE, ws, self._out)
+        if self._module.legal_moves(state, self._buffer) > 0:
+            self._module.line(state, int(self._buffer[0]), 0, 1, ws, self._out)
+        ws[_C_NODE_LIMIT] = limit
+        ws[_C_ABORTED] = 0
+        self._empty = False
+        self.new_search()
+
     def _state_rows(self, states: Sequence[Any]) -> Any:
         size = self.kernel.state_size
         rows = self._np.zeros((len(states), max(size, 1)), dtype=self._np.int64)
