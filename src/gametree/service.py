@@ -240,29 +240,55 @@ class _Plan(Generic[S, M]):
 
 
 class _EnginePlan(_Plan[S, M]):
-    """The Python tier's engine."""
+    """The Python tier's engine. Engines of one-shot searches are kept idle between searches
+    and emptied before each (building one costs more than a small search)."""
 
     tier: Tier = "python"
 
-    def _engine(self, session: SearchSession[S, M] | None) -> Engine[S, M]:
-        if session is not None:
-            return session._python_engine(self.options)
-        return _new_engine(self.game, self.options)
+    def __init__(self, game: Game[S, M], options: SearchOptions,
+                 tracer: Tracer[S, M] | None) -> None:
+        super().__init__(game, options, tracer)
+        self._idle: list[Engine[S, M]] = []
+        self._lock = threading.Lock()
+
+    def _borrow(self) -> Engine[S, M]:
+        with self._lock:
+            engine = self._idle.pop() if self._idle else None
+        if engine is None:
+            return _new_engine(self.game, self.options)
+        return engine  # emptied when it was given back: as new
+
+    def _give_back(self, engine: Engine[S, M]) -> None:
+        # Emptied now: the next search depends on nothing searched before, and the table's
+        # memory is freed while the engine waits.
+        engine.clear()
+        with self._lock:
+            self._idle.append(engine)
 
     def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
         options = self.options
-        return self._engine(session).search(
-            root, depth=options.depth, time=options.time, nodes=options.nodes,
-            exact_root=options.exact_root, seed=options.seed, tracer=self.tracer,
-            weak=options.weak)
+        engine = self._borrow() if session is None else session._python_engine(options)
+        try:
+            return engine.search(
+                root, depth=options.depth, time=options.time, nodes=options.nodes,
+                exact_root=options.exact_root, seed=options.seed, tracer=self.tracer,
+                weak=options.weak)
+        finally:
+            if session is None:
+                self._give_back(engine)
 
     def iterate(self, root: S, session: SearchSession[S, M] | None) -> Iterator[Iteration[M]]:
         options = self.options
         if options.weak:
             raise ValueError("a weak solve gives one answer, not a report per depth")
-        yield from self._engine(session).iterate(
-            root, depth=options.depth, time=options.time, nodes=options.nodes,
-            exact_root=options.exact_root, seed=options.seed, tracer=self.tracer)
+        engine = self._borrow() if session is None else session._python_engine(options)
+        try:
+            yield from engine.iterate(
+                root, depth=options.depth, time=options.time, nodes=options.nodes,
+                exact_root=options.exact_root, seed=options.seed, tracer=self.tracer)
+        finally:
+            if session is None:
+                self._give_back(engine)
 
 
 def _new_engine(game: Game[S, M], options: SearchOptions) -> Engine[S, M]:

@@ -104,6 +104,7 @@ C_DIRTY_CAPACITY = 17
 C_TABLE = 18
 C_ENTRIES = 19
 C_DEEPEST = 20
+C_OVERFLOW = 21
 HEAD_SIZE = 24
 
 STEP = 2 if ALTERNATING and WINNER_MOVES_LAST else 1
@@ -331,6 +332,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
             leaf(ply, ws)
             return terminal(utility, mover, ply, by_distance)
         if depth <= 0 or ply >= MAX_PLY - 1:
+            if depth > 0:  # a game longer than the kernel's max_plies: the kernel is wrong
+                ws[C_OVERFLOW] = 1
             leaf(ply, ws)
             ws[C_EVALUATIONS] += 1
             return heuristic(state, mover)
@@ -572,8 +575,9 @@ R_PROBED = 4
 """The root's value as its own search found it (R_VALUE may differ: see search_root)."""
 R_COUNTERS = 5
 """The search's counters from here, when it ends: nodes, leaves, evaluations, cut-offs,
-first-move cut-offs, table hits, table entries, deepest ply (in this order)."""
-R_ENTRIES = R_COUNTERS + 8
+first-move cut-offs, table hits, table entries, deepest ply, and 1 if a game went on past
+``max_plies`` (in this order)."""
+R_ENTRIES = R_COUNTERS + 9
 """Three words per root move from here: the move, its value, its bound (B_*)."""
 R_PV = R_ENTRIES + 3 * MAX_MOVES
 """The principal variation's moves from here."""
@@ -635,6 +639,7 @@ def search_root(state: Any, first: int, depth: int, mode: int, ws: Any, out: Any
         for slot in range(C_ABORTED + 1):
             ws[slot] = 0
         ws[C_DEEPEST] = 0
+        ws[C_OVERFLOW] = 0
     search_moves(state, first, depth, mode, ws, out)
     copy_counters(ws, out)
 
@@ -643,7 +648,7 @@ def search_root(state: Any, first: int, depth: int, mode: int, ws: Any, out: Any
 def copy_counters(ws: Any, out: Any) -> None:
     """The counters into ``out`` (from R_COUNTERS), so that Python reads them in one go."""
     for i, slot in enumerate((C_NODES, C_LEAVES, C_EVALUATIONS, C_CUTOFFS, C_FIRST_CUTOFFS,
-                              C_TABLE_HITS, C_ENTRIES, C_DEEPEST)):
+                              C_TABLE_HITS, C_ENTRIES, C_DEEPEST, C_OVERFLOW)):
         out[R_COUNTERS + i] = ws[slot]
 
 

@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 from ..engine.limits import Limits
 from ..engine.report import Iteration
+from ..game import ContractError
 from ..options import DEFAULT_TABLE_BITS
 from ..result import Bound, MoveValue, SearchResult, SearchStats, StopReason
 from ..values import Outcome, Value, classify
@@ -57,6 +58,7 @@ _C_DIRTY_CAPACITY = 17
 _C_TABLE = 18
 _C_ENTRIES = 19
 _C_DEEPEST = 20
+_C_OVERFLOW = 21
 _HEAD_SIZE = 24
 _EXHAUSTIVE = 1 << 40
 _INF = 1_000_002
@@ -64,7 +66,7 @@ _MAX_DEPTH = 250
 _NO_LIMIT = 1 << 62
 # The root's answer (mirrors the R_*, B_* and MODE_* constants of _engine.py).
 _R_VALUE, _R_COUNT, _R_BEST, _R_PV_LENGTH, _R_PROBED, _R_COUNTERS = range(6)
-_R_ENTRIES = _R_COUNTERS + 8
+_R_ENTRIES = _R_COUNTERS + 9
 _B_EXACT = 0
 _BOUNDS: tuple[Bound, Bound] = ("exact", "upper")
 _MODE_WEAK, _MODE_EXACT_ROOT, _MODE_LINE, _MODE_FRESH = 1, 2, 4, 8
@@ -238,6 +240,7 @@ class CompiledEngine:
         ws = self._ws
         ws[:_C_ABORTED + 1] = 0
         ws[_C_DEEPEST] = 0
+        ws[_C_OVERFLOW] = 0
 
     # -- the rules, called from Python (compiled, so identical to what the search sees) --------
 
@@ -495,7 +498,12 @@ class CompiledEngine:
         if run.seed is not None and found[_R_COUNT]:
             best = self._seeded(run, found, depth)
             found = out.tolist()  # with the seeded best move's line
-        run.counters = found[_R_COUNTERS:_R_COUNTERS + 8]
+        run.counters = found[_R_COUNTERS:_R_COUNTERS + 9]
+        if run.counters[8]:
+            raise ContractError(
+                f"kernel {self.kernel.name}: a game went on past max_plies = "
+                f"{self.kernel.max_plies}, the most plies its games can last: raise max_plies "
+                f"or make the game end (a position that repeats never ends)")
         value, count = found[_R_VALUE], found[_R_COUNT]
         entries = [(found[i], found[i + 1], _BOUNDS[found[i + 2]])
                    for i in range(_R_ENTRIES, _R_ENTRIES + 3 * count, 3)]
@@ -597,7 +605,7 @@ class _Run:
     """The Python state searched, when :attr:`form` is given."""
     stop: StopReason | None = None
     last: Iteration[Any] | None = None
-    counters: list[int] = field(default_factory=lambda: [0] * 8)
+    counters: list[int] = field(default_factory=lambda: [0] * 9)
     """The counters as the latest compiled call left them (the R_COUNTERS order)."""
 
 

@@ -22,7 +22,7 @@ import random
 import sys
 import time as clock
 from collections.abc import Generator, Hashable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from ..game import Game, check_root, search_too_deep
@@ -31,6 +31,7 @@ from ..trace import Tracer
 from ..values import (
     MAX_PLY,
     PROVEN,
+    Outcome,
     Value,
     classify,
     for_player,
@@ -64,6 +65,11 @@ the deadline)."""
 
 ALGORITHM = "engine"
 """The name results carry in :attr:`SearchResult.algorithm`."""
+
+_NO_LIMITS = Limits()
+
+_UNTRACED: Tracer[Any, Any] = Tracer.off()
+"""The tracer of untraced searches (one for all: it records nothing)."""
 
 
 PROBE_DEPTHS = (3, 9, 27, 81, 243)
@@ -102,7 +108,7 @@ def make_table(table: TranspositionTable | int | bool | None) -> TranspositionTa
                      f"got {table!r}")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Run(Generic[S, M]):
     """The bookkeeping of one search: its root, limits, searcher and progress."""
 
@@ -125,6 +131,8 @@ class _Run(Generic[S, M]):
     exhaustive: bool = False
     current: RootSearch[S, M] | None = None
     synced: tuple[int, int] = (0, 0)
+    final: dict[str, int] = field(default_factory=dict)
+    """The searcher's counters when the search ended."""
 
 
 class Engine(Generic[S, M]):
@@ -175,6 +183,8 @@ class Engine(Generic[S, M]):
         self.pvs = pvs
         self.last_stop: StopReason | None = None
         """Why the last search ended."""
+        self._idle_searcher: Searcher[S, M] | None = None
+        """The inner loop of the last search, when no search is using it."""
 
     # -- the public calls --------------------------------------------------------------------
 
@@ -226,7 +236,8 @@ class Engine(Generic[S, M]):
         the end of the game with a window around 0, the values reported as 1, 0 and -1 with
         distance scoring off, the line as the best move alone. It takes no depth or budget.
         """
-        limits = Limits(depth, nodes, time)
+        limits = _NO_LIMITS if depth is None and nodes is None and time is None \
+            else Limits(depth, nodes, time)
         if weak and (depth is not None or nodes is not None or time is not None):
             raise ValueError("weak solving searches to the end of the game: give no depth, "
                              "time or node budget")
@@ -271,15 +282,19 @@ class Engine(Generic[S, M]):
         root = self.game.initial_state() if state is None else state
         check_root(self.game, root)
         player = self.game.to_move(root)
-        if self.table is not None:
-            self.table.new_search()
+        generation = self.table.new_search() if self.table is not None else 0
         self.order.age()
-        trace: Tracer[S, M] = tracer if tracer is not None else Tracer.off()
+        trace: Tracer[S, M] = tracer if tracer is not None else _UNTRACED
         searcher: Any
         if trace.enabled:
             searcher = TracedSearcher(self.game, self.table, self.order,
                                       by_distance=self.by_distance, pvs=self.pvs, tracer=trace,
                                       root_player=player)
+        elif self._idle_searcher is not None:
+            # The inner loop of the last search, reset: building its closures costs more than
+            # a small search.
+            searcher, self._idle_searcher = self._idle_searcher, None
+            searcher.reset(generation)
         else:
             searcher = Searcher(self.game, self.table, self.order, by_distance=self.by_distance,
                                 pvs=self.pvs)
@@ -293,13 +308,16 @@ class Engine(Generic[S, M]):
             yield from self._iterate(run)
         finally:  # also when the caller stops iterating early
             self.last_stop = run.stop
+            run.final = run.searcher.counters()
             self._sync_table(run)
+            if isinstance(run.searcher, Searcher):
+                self._idle_searcher = run.searcher
 
     def _sync_table(self, run: _Run[S, M]) -> None:
         """Add the searcher's table counters to the table's own statistics."""
         if self.table is None:
             return
-        counters = run.searcher.counters()
+        counters = run.final
         self.table.stores += counters["stores"] - run.synced[0]
         self.table.kept += counters["kept"] - run.synced[1]
         run.synced = (counters["stores"], counters["kept"])
@@ -320,9 +338,9 @@ class Engine(Generic[S, M]):
         for depth in self._depths(run, target):
             if run.iterations == 1:
                 searcher.limit(limits.nodes, run.deadline)
-            before = searcher.counters()
+            _, _, cuts_before, guesses_before, _ = searcher.tally()
             try:
-                report = self._iteration(run, depth)
+                found = self._iteration(run, depth)
             except RecursionError:
                 raise search_too_deep(game, root, sys.getrecursionlimit() - 100) from None
             except SearchStopped as stopped:
@@ -332,11 +350,11 @@ class Engine(Generic[S, M]):
                     run.last = partial
                     yield partial
                 return
-            after = searcher.counters()
+            _, _, cuts, guesses, _ = searcher.tally()
             run.iterations += 1
-            run.exhaustive = after["guesses"] == before["guesses"]
-            complete = after["cuts"] == before["cuts"]
-            report = self._finish_report(run, report, complete)
+            run.exhaustive = guesses == guesses_before
+            complete = cuts == cuts_before
+            report = self._finish_report(run, depth, *found, complete)
             run.last = report
             yield report
             if complete:
@@ -366,8 +384,10 @@ class Engine(Generic[S, M]):
             return [*PROBE_DEPTHS, target]
         return [target]
 
-    def _iteration(self, run: _Run[S, M], depth: int) -> Iteration[M]:
-        """Search every root move to ``depth``; returns the (unfinished) report."""
+    def _iteration(self, run: _Run[S, M],
+                   depth: int) -> tuple[Value, M, tuple[MoveValue[M], ...]]:
+        """Search every root move to ``depth``: the root's value, the best move, every root
+        move's value (in the game's move order)."""
         trace = run.tracer
         if run.iterative:
             trace.iteration(depth)
@@ -395,50 +415,43 @@ class Engine(Generic[S, M]):
                       key=lambda move: values[move][0], reverse=True)
         run.order = [best_move, *rest]
         moves = tuple(MoveValue(move, *values[move]) for move in run.legal)
-        return self._report(run, depth, best, best_move, moves)
+        return best, best_move, moves
 
     # -- reports and results -----------------------------------------------------------------
 
     def _report(self, run: _Run[S, M], depth: int, value: Value, best_move: M | None,
-                moves: tuple[MoveValue[M], ...], *, bound: Bound = "exact",
-                finished: bool = True) -> Iteration[M]:
-        counters = run.searcher.counters()
+                moves: tuple[MoveValue[M], ...], pv: tuple[M, ...], *, bound: Bound = "exact",
+                finished: bool = True, complete: bool = False, outcome: Outcome | None = None,
+                plies: int | None = None) -> Iteration[M]:
+        nodes, hits, _, _, _ = run.searcher.tally()
         return Iteration(
-            depth=depth, value=value, best_move=best_move, pv=(), moves=moves,
-            nodes=counters["nodes"], seconds=clock.perf_counter() - run.started,
-            table_entries=self._table_entries(), table_hits=counters["hits"],
-            bound=bound, finished=finished,
+            depth=depth, value=value, best_move=best_move, pv=pv, moves=moves,
+            nodes=nodes, seconds=clock.perf_counter() - run.started,
+            table_entries=self._table_entries(), table_hits=hits,
+            bound=bound, finished=finished, complete=complete, outcome=outcome, plies=plies,
         )
 
     def _table_entries(self) -> int:
         return 0 if self.table is None else len(self.table)
 
-    def _finish_report(self, run: _Run[S, M], report: Iteration[M],
-                       complete: bool) -> Iteration[M]:
-        """Add what is known once an iteration has finished: PV, completeness, proof."""
-        assert report.best_move is not None
+    def _finish_report(self, run: _Run[S, M], depth: int, value: Value, best_move: M,
+                       moves: tuple[MoveValue[M], ...], complete: bool) -> Iteration[M]:
+        """The report of a finished iteration: with its line, completeness and proof."""
+        deepest = run.searcher.tally()[4]
         if run.weak:  # signs, not values: nothing for the table, and no line beyond the move
-            outcome = classify(report.value, by_distance=False,
+            outcome = classify(value, by_distance=False,
                                exhaustive=run.exhaustive and complete)[0]
-            return replace(report, pv=(report.best_move,), complete=complete, outcome=outcome,
-                           depth=run.searcher.counters()["deepest"])
-        outcome, plies = classify(report.value, by_distance=self.by_distance,
+            return self._report(run, deepest, value, best_move, moves, (best_move,),
+                                complete=complete, outcome=outcome)
+        outcome, plies = classify(value, by_distance=self.by_distance,
                                   exhaustive=run.exhaustive and complete)
-        self._store_root(run, report, complete)
+        self._store_root(run, depth, value, best_move, complete)
         # A complete iteration's table holds the rest of the line beyond its depth.
-        pv = self._pv(run, UNLIMITED if complete else report.depth, report.best_move,
-                      report.value)
-        counters = run.searcher.counters()
+        pv = self._pv(run, UNLIMITED if complete else depth, best_move, value)
         # A search straight to the end, or one no depth limit cut, reports how deep it went.
-        depth = counters["deepest"] if report.depth >= UNLIMITED or (
-            complete and not run.iterative) else report.depth
-        return Iteration(
-            depth=depth, value=report.value, best_move=report.best_move, pv=pv,
-            moves=report.moves, nodes=counters["nodes"],
-            seconds=clock.perf_counter() - run.started,
-            table_entries=self._table_entries(),
-            table_hits=report.table_hits, complete=complete, outcome=outcome, plies=plies,
-        )
+        reached = deepest if depth >= UNLIMITED or (complete and not run.iterative) else depth
+        return self._report(run, reached, value, best_move, moves, pv, complete=complete,
+                            outcome=outcome, plies=plies)
 
     def _partial_report(self, run: _Run[S, M], depth: int) -> Iteration[M] | None:
         """The report of an iteration stopped half-way, if it proved a better move."""
@@ -449,12 +462,11 @@ class Engine(Generic[S, M]):
             return None
         moves = tuple(entry if entry.move != move else MoveValue(move, value, bound)
                       for entry in run.last.moves)
-        report = self._report(run, depth, value, move, moves, bound="lower", finished=False)
-        return replace(report, pv=(move,))
+        return self._report(run, depth, value, move, moves, (move,), bound="lower",
+                            finished=False)
 
     def _leaf_report(self, run: _Run[S, M], utility: Value | None) -> Iteration[M]:
         """The report for a root that is finished, has no moves, or is searched to depth 0."""
-        counters = run.searcher.counters
         run.searcher.count_root()
         if utility is not None:
             value = terminal_value(for_player(utility, run.player), 0,
@@ -468,7 +480,7 @@ class Engine(Generic[S, M]):
         run.stop = "end"
         run.iterations = 1
         report: Iteration[M] = Iteration(
-            depth=0, value=value, best_move=None, pv=(), moves=(), nodes=counters()["nodes"],
+            depth=0, value=value, best_move=None, pv=(), moves=(), nodes=run.searcher.tally()[0],
             seconds=clock.perf_counter() - run.started,
             table_entries=self._table_entries(),
             table_hits=0, complete=utility is not None, outcome=outcome, plies=plies,
@@ -485,19 +497,20 @@ class Engine(Generic[S, M]):
                        for entry in report.moves)
         return _proven_within(report.value, report.depth)
 
-    def _store_root(self, run: _Run[S, M], report: Iteration[M], complete: bool) -> None:
+    def _store_root(self, run: _Run[S, M], depth: int, value: Value, best_move: M,
+                    complete: bool) -> None:
         """Remember the root's value and best move, as any searched position."""
         if self.table is None:
             return
         flags = EXACT if run.exhaustive else EXACT | HEURISTIC
-        self.table.store(self.game.key(run.root), COMPLETE if complete else report.depth,
-                         flags, report.value, report.best_move)
+        self.table.store(self.game.key(run.root), COMPLETE if complete else depth,
+                         flags, value, best_move)
 
     def _result(self, run: _Run[S, M]) -> SearchResult[M]:
         """The :class:`SearchResult` of a finished run."""
         report = run.last
         assert report is not None
-        counters = run.searcher.counters()
+        counters = run.final
         moves = report.moves
         requested = run.limits.depth
         if run.stop == "proven" and (requested is None or report.depth < requested):
@@ -548,7 +561,7 @@ class Engine(Generic[S, M]):
         searcher = run.searcher
         quiet = isinstance(searcher, TracedSearcher)
         if quiet:
-            searcher.trace = Tracer.off()
+            searcher.trace = _UNTRACED
         try:
             return principal_variation(self.game, self.table, searcher.negamax,
                                        by_distance=self.by_distance, root=run.root,

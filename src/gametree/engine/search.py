@@ -100,7 +100,9 @@ class Searcher(Generic[S, M]):
 
     negamax: Negamax
     counters: Callable[[], dict[str, int]]
+    tally: Callable[[], tuple[int, int, int, int, int]]
     limit: Callable[[int | None, float | None], None]
+    reset: Callable[[int], None]
 
     def __init__(  # noqa: PLR0915 -- one closure, so that the inner loop's names are local
         self, game: Game[S, M], table: TranspositionTable | None, order: MoveOrder[S, M], *,
@@ -368,6 +370,23 @@ class Searcher(Generic[S, M]):
                 "cuts": cuts, "guesses": guesses, "deepest": deepest,
             }
 
+        def tally() -> tuple[int, int, int, int, int]:
+            """``(nodes, hits, cuts, guesses, deepest)``: what the engine reads between
+            iterations (cheaper than :func:`counters`)."""
+            return nodes, hits, cuts, guesses, deepest
+
+        def reset(new_generation: int) -> None:
+            """Start a new search: every counter back to zero, no limits, the table's new
+            ``generation`` for the entries stored from now on."""
+            nonlocal nodes, leaves, evaluations, cutoffs, first_cutoffs, hits, stores, kept
+            nonlocal researches, cuts, guesses, deepest, horizons, generation, node_limit
+            nonlocal deadline, next_check
+            nodes = leaves = evaluations = cutoffs = first_cutoffs = 0
+            hits = stores = kept = researches = cuts = guesses = deepest = horizons = 0
+            generation = new_generation
+            node_limit = deadline = None
+            next_check = CHECK_EVERY
+
         def count_root() -> None:
             """Count the root itself as a visited node (the root loop lives in the engine)."""
             nonlocal nodes
@@ -377,5 +396,7 @@ class Searcher(Generic[S, M]):
 
         self.negamax = negamax
         self.counters = counters
+        self.tally = tally
         self.limit = limit
+        self.reset = reset
         self.count_root = count_root

@@ -64,6 +64,11 @@ class TracedSearcher(Generic[S, M]):
         """The counters so far (a copy)."""
         return dict(self.count)
 
+    def tally(self) -> tuple[int, int, int, int, int]:
+        """``(nodes, hits, cuts, guesses, deepest)``, as :meth:`Searcher.tally` gives them."""
+        count = self.count
+        return count["nodes"], count["hits"], count["cuts"], count["guesses"], count["deepest"]
+
     def limit(self, max_nodes: int | None, until: float | None) -> None:
         """Stop after ``max_nodes`` nodes in all, or at ``until`` (``time.perf_counter``)."""
         self.node_limit, self.deadline = max_nodes, until
