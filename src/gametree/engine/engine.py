@@ -285,19 +285,24 @@ class Engine(Generic[S, M]):
         generation = self.table.new_search() if self.table is not None else 0
         self.order.age()
         trace: Tracer[S, M] = tracer if tracer is not None else _UNTRACED
+        # An exact solve may take complete table entries at any depth: its answer is the
+        # game's. Depth-limited answers (iterations, budgets) take only their own depth's.
+        solving = not iterative and limits == _NO_LIMITS
         searcher: Any
         if trace.enabled:
             searcher = TracedSearcher(self.game, self.table, self.order,
                                       by_distance=self.by_distance, pvs=self.pvs, tracer=trace,
                                       root_player=player)
-        elif self._idle_searcher is not None:
-            # The inner loop of the last search, reset: building its closures costs more than
-            # a small search.
-            searcher, self._idle_searcher = self._idle_searcher, None
-            searcher.reset(generation)
+            searcher.solving = solving
         else:
-            searcher = Searcher(self.game, self.table, self.order, by_distance=self.by_distance,
-                                pvs=self.pvs)
+            if self._idle_searcher is not None:
+                # The inner loop of the last search: building its closures costs more than a
+                # small search.
+                searcher, self._idle_searcher = self._idle_searcher, None
+            else:
+                searcher = Searcher(self.game, self.table, self.order,
+                                    by_distance=self.by_distance, pvs=self.pvs)
+            searcher.reset(generation, solving)
         started = clock.perf_counter()
         deadline = None if limits.time is None else started + limits.time
         return _Run(root, player, limits, exact_root or seed is not None, seed, searcher, trace,
@@ -503,7 +508,8 @@ class Engine(Generic[S, M]):
         if self.table is None:
             return
         flags = EXACT if run.exhaustive else EXACT | HEURISTIC
-        self.table.store(self.game.key(run.root), COMPLETE if complete else depth,
+        height = run.searcher.tally()[4]  # how deep the search's lines reached, at least
+        self.table.store(self.game.key(run.root), COMPLETE + height if complete else depth,
                          flags, value, best_move)
 
     def _result(self, run: _Run[S, M]) -> SearchResult[M]:

@@ -46,7 +46,6 @@ from .table import (
     EXACT,
     HEURISTIC,
     LOWER,
-    TO_THE_END,
     UPPER,
     Entry,
     TranspositionTable,
@@ -102,7 +101,7 @@ class Searcher(Generic[S, M]):
     counters: Callable[[], dict[str, int]]
     tally: Callable[[], tuple[int, int, int, int, int]]
     limit: Callable[[int | None, float | None], None]
-    reset: Callable[[int], None]
+    reset: Callable[[int, bool], None]
 
     def __init__(  # noqa: PLR0915 -- one closure, so that the inner loop's names are local
         self, game: Game[S, M], table: TranspositionTable | None, order: MoveOrder[S, M], *,
@@ -127,7 +126,7 @@ class Searcher(Generic[S, M]):
         generation = table.generation if table is not None else 0
         full_always = not pvs
         limit_value = HEURISTIC_LIMIT
-        to_the_end = TO_THE_END
+        solving = False  # an exact solve takes every complete entry (table.answers)
 
         nodes = leaves = evaluations = cutoffs = first_cutoffs = 0
         hits = stores = kept = researches = cuts = guesses = deepest = horizons = 0
@@ -204,7 +203,11 @@ class Searcher(Generic[S, M]):
                 if entry is not None:
                     stored_depth, flags, value, tt_move, _generation = entry
                     # table.answers and table.proven_bound, written out
-                    if stored_depth == depth or (stored_depth == COMPLETE and depth >= to_the_end):
+                    if stored_depth == depth or (stored_depth >= COMPLETE and (
+                            solving or depth >= stored_depth - COMPLETE)):
+                        # The entry's lines reach this far below: part of this node's reach.
+                        reached = ply + (stored_depth - COMPLETE if stored_depth >= COMPLETE
+                                         else stored_depth)
                         if by_distance:
                             if value >= PROVEN:
                                 value -= ply
@@ -213,6 +216,8 @@ class Searcher(Generic[S, M]):
                         bound = flags & BOUND_MASK
                         if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
                             hits += 1
+                            if reached > deepest:  # noqa: PLR1730 -- cheaper than max()
+                                deepest = reached
                             if stored_depth < COMPLETE:
                                 cuts += 1
                             if flags & HEURISTIC:
@@ -221,9 +226,12 @@ class Searcher(Generic[S, M]):
                     elif by_distance and (value >= PROVEN or value <= -PROVEN):
                         proven = proven_bound(value, flags, depth)
                         if proven is not None:  # a proof: no cut, no guess, at any depth
+                            reached = ply + int(WIN - abs(proven))  # where its result lies
                             proven = proven - ply if proven > 0 else proven + ply
                             if proven >= beta if proven > 0 else proven <= alpha:
                                 hits += 1
+                                if reached > deepest:  # noqa: PLR1730 -- cheaper than max()
+                                    deepest = reached
                                 return proven
 
             legal = moves_of(state)
@@ -247,6 +255,10 @@ class Searcher(Generic[S, M]):
 
             cuts_before = cuts
             guesses_before = guesses
+            # ``deepest`` measures this node's subtree now (restored below): how deep its
+            # lines reach is the height a complete entry records.
+            deepest_above = deepest
+            deepest = ply
             best: Value = -inf
             best_move = None
             a = alpha
@@ -331,6 +343,9 @@ class Searcher(Generic[S, M]):
                         continue
                 break
 
+            reach = deepest
+            if deepest_above > deepest:  # noqa: PLR1730 -- cheaper than max()
+                deepest = deepest_above
             if table_on:
                 if best <= alpha:
                     flags = UPPER
@@ -340,7 +355,9 @@ class Searcher(Generic[S, M]):
                     flags = EXACT
                 if guesses != guesses_before:
                     flags |= HEURISTIC
-                stored_depth = depth if cuts != cuts_before else COMPLETE
+                # A complete entry records the height of its subtree: it answers probes at
+                # least that deep (and any probe of an exact solve).
+                stored_depth = depth if cuts != cuts_before else COMPLETE + reach - ply
                 value = best
                 if by_distance:
                     if value >= PROVEN:
@@ -375,15 +392,17 @@ class Searcher(Generic[S, M]):
             iterations (cheaper than :func:`counters`)."""
             return nodes, hits, cuts, guesses, deepest
 
-        def reset(new_generation: int) -> None:
+        def reset(new_generation: int, exact_solve: bool) -> None:
             """Start a new search: every counter back to zero, no limits, the table's new
-            ``generation`` for the entries stored from now on."""
+            ``generation`` for the entries stored from now on; ``exact_solve`` when the search
+            is an exact solve (its probes then take every complete entry)."""
             nonlocal nodes, leaves, evaluations, cutoffs, first_cutoffs, hits, stores, kept
             nonlocal researches, cuts, guesses, deepest, horizons, generation, node_limit
-            nonlocal deadline, next_check
+            nonlocal deadline, next_check, solving
             nodes = leaves = evaluations = cutoffs = first_cutoffs = 0
             hits = stores = kept = researches = cuts = guesses = deepest = horizons = 0
             generation = new_generation
+            solving = exact_solve
             node_limit = deadline = None
             next_check = CHECK_EVERY
 

@@ -6,16 +6,18 @@ Many move orders reach the same position (a *transposition*). The table maps a p
 * the **value**, and whether it is ``EXACT``, a ``LOWER`` bound (the search stopped at a beta
   cut-off: the true value is at least this) or an ``UPPER`` bound (no move reached alpha: the
   true value is at most this);
-* the **depth** searched below the position, or :data:`COMPLETE` when the search reached the
-  end of every line it looked at, so that the value holds at any depth;
+* the **depth** searched below the position, plus :data:`COMPLETE` when the search reached the
+  end of every line it looked at, so that the value holds at any greater depth as well;
 * whether a **heuristic** estimate entered the value (only values without one are proofs);
 * the **best move** found, tried first when the position comes back;
 * the **generation** (which search stored it), used by the replacement policy.
 
-**Same answer, whatever was stored before.** An entry answers a probe only if it was stored
-by a search to the same depth (or both searches go to the end of the game), so that a value
-never depends on which searches ran before; an entry of another depth gives only what holds at
-any depth: a win or loss proven within the probing search's horizon (:func:`proven_bound`).
+**Same answer, whatever was stored before.** An entry answers a probe only if it was stored by
+a search to the same depth, or it is complete and the probe at least as deep (so that a
+depth-limited value never depends on which searches ran before); an entry of another depth
+gives only what holds at any depth: a win or loss proven within the probing search's horizon
+(:func:`proven_bound`). Only an exact solve — whose answer is the game's, whatever its probes
+along the way — takes complete entries at any depth (:func:`answers`).
 
 Proven wins and losses are stored *relative to the position* (a win 3 plies below it, not at
 ply 12 of some search), so a value read back at another ply keeps its exact distance — the
@@ -46,7 +48,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..values import MAX_PLY, PROVEN, WIN, Value
+from ..values import PROVEN, WIN, Value
 
 EXACT = 0
 """Entry flag: the stored value is the position's value (at the stored depth)."""
@@ -64,15 +66,9 @@ HEURISTIC = 4
 """Entry flag bit: a heuristic estimate entered the value, so it proves nothing."""
 
 COMPLETE = 1 << 30
-"""The depth stored for a position whose search reached the end of every line it examined.
-
-Such an entry answers every later probe of a search to the end of the game (see
-:data:`TO_THE_END`); a depth-limited search would have stopped short of its lines' ends, so
-it takes no value from it but a proven win or loss within its horizon."""
-
-TO_THE_END = MAX_PLY // 2
-"""A search with this many plies or more left goes to the end of the game (the engine asks
-for :data:`~gametree.values.MAX_PLY` plies when it means "to the end")."""
+"""Added to the depth stored for a position whose search reached the end of every line it
+examined: its value holds at that depth and any greater one. Larger than any depth a search
+asks for, so ``stored >= COMPLETE`` tells a complete entry."""
 
 BYTES_PER_ENTRY = 240
 """Estimated memory per entry (dict slot, entry tuple, key), for ``megabytes=``.
@@ -230,7 +226,7 @@ class TranspositionTable:
         return TableEntry(
             value=value,
             bound=_BOUND_NAMES[flags & BOUND_MASK],
-            depth=None if depth >= COMPLETE else depth,
+            depth=None if depth >= COMPLETE else depth,  # complete: it holds at any depth
             heuristic=bool(flags & HEURISTIC),
             move=move,
             generation=generation,
@@ -266,7 +262,7 @@ class TranspositionTable:
             return 0
         current = self.generation
         # Priority: current-generation entries rank above all older ones, then by depth.
-        boost = COMPLETE + 1
+        boost = 2 * COMPLETE
 
         def priority(entry: Entry) -> int:
             return entry[0] + boost if entry[4] == current else entry[0]
@@ -296,9 +292,11 @@ class TranspositionTable:
         return len(doomed)
 
 
-def answers(stored_depth: int, depth: int) -> bool:
-    """True if an entry stored at ``stored_depth`` gives its value to a probe ``depth`` deep."""
-    return stored_depth == depth or (stored_depth == COMPLETE and depth >= TO_THE_END)
+def answers(stored_depth: int, depth: int, solving: bool) -> bool:
+    """True if an entry stored at ``stored_depth`` gives its value to a probe ``depth`` deep
+    (``solving``: the probe belongs to an exact solve, which takes any complete entry)."""
+    return stored_depth == depth or (
+        stored_depth >= COMPLETE and (solving or depth >= stored_depth - COMPLETE))
 
 
 def proven_bound(stored: Value, flags: int, depth: int) -> Value | None:

@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from ..game import Game
 from ..trace import Role, Tracer, leaf_kind
-from ..values import Value, for_player, terminal_value
+from ..values import WIN, Value, for_player, terminal_value
 from .ordering import MoveOrder
 from .search import COUNTERS, SearchStopped, estimate_of, key_function
 from .table import (
@@ -57,6 +57,8 @@ class TracedSearcher(Generic[S, M]):
         self.count: dict[str, int] = dict.fromkeys(COUNTERS, 0)
         self.node_limit: int | None = None
         self.deadline: float | None = None
+        self.solving = False
+        """True for an exact solve (its probes take every complete entry: table.answers)."""
 
     # -- the interface the engine uses -------------------------------------------------------
 
@@ -103,12 +105,15 @@ class TracedSearcher(Generic[S, M]):
             return self.estimated(state, ply, role, player)
         self.trace.enter(state, ply, role, alpha, beta)
         cuts_before, guesses_before = count["cuts"], count["guesses"]
+        deepest_above, count["deepest"] = count["deepest"], ply  # this subtree's reach
         best, best_move = self.search_moves(state, legal, tt_move, player, role, ply, depth,
                                             alpha, beta)
+        reach = count["deepest"]
+        count["deepest"] = max(deepest_above, reach)
         if self.table is not None:
             self.store(key, entry, ply, depth, alpha, beta, best, best_move,
                        complete=count["cuts"] == cuts_before,
-                       heuristic=count["guesses"] != guesses_before)
+                       heuristic=count["guesses"] != guesses_before, height=reach - ply)
         self.trace.done(state, ply, role, best, best_move)
         return best
 
@@ -125,11 +130,13 @@ class TracedSearcher(Generic[S, M]):
         if entry is None:
             return key, None, None, None
         stored_depth, flags, stored, tt_move, _generation = entry
-        if answers(stored_depth, depth):
+        if answers(stored_depth, depth, self.solving):
             value = from_table(stored, ply) if self.by_distance else stored
             bound = flags & BOUND_MASK
             if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
                 count["hits"] += 1
+                height = stored_depth - COMPLETE if stored_depth >= COMPLETE else stored_depth
+                count["deepest"] = max(count["deepest"], ply + height)
                 if stored_depth < COMPLETE:
                     count["cuts"] += 1
                 if flags & HEURISTIC:
@@ -142,6 +149,7 @@ class TracedSearcher(Generic[S, M]):
                 value = from_table(proven, ply)
                 if value >= beta if value > 0 else value <= alpha:  # a proof, at any depth
                     count["hits"] += 1
+                    count["deepest"] = max(count["deepest"], ply + int(WIN - abs(proven)))
                     self.trace.table(state, ply, role, value, alpha, beta)
                     return key, entry, tt_move, value
         return key, entry, tt_move, None
@@ -248,13 +256,15 @@ class TracedSearcher(Generic[S, M]):
         return value
 
     def store(self, key: Hashable, entry: Any, ply: int, depth: int, alpha: Value, beta: Value,
-              best: Value, best_move: M | None, *, complete: bool, heuristic: bool) -> None:
-        """Write a node's result into the table, by the table's replacement policy."""
+              best: Value, best_move: M | None, *, complete: bool, heuristic: bool,
+              height: int) -> None:
+        """Write a node's result into the table, by the table's replacement policy (a
+        complete entry records the ``height`` its subtree's lines reach)."""
         assert self.table is not None
         flags = UPPER if best <= alpha else LOWER if best >= beta else EXACT
         if heuristic:
             flags |= HEURISTIC
-        stored_depth = COMPLETE if complete else depth
+        stored_depth = COMPLETE + height if complete else depth
         value = to_table(best, ply) if self.by_distance else best
         table = self.table
         if entry is not None and keeps_old(entry, stored_depth, flags, table.generation):
