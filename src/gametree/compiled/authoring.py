@@ -327,9 +327,18 @@ _HELPERS = ("function", "builtin_function_or_method", "method", "functools.parti
 _NOISE = ("Failed in nopython mode pipeline", "During:", ">>>")
 
 
+_TERMINAL_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def numba_text(error: BaseException) -> str:
+    """numba's message in ``error`` without the colour codes it adds when colorama is
+    installed (they would reach the user's one-line message and the parsing below)."""
+    return _TERMINAL_ESCAPE.sub("", str(error))
+
+
 def rule_error(kernel: Kernel, name: str, function: Any, error: Exception) -> str:
     """One line for numba's ``error`` in compiling the rule ``name`` (``function``)."""
-    text = str(error)
+    text = numba_text(error)
     where = _numba_location(text) or _defined_at(function)
     rule = f"kernel {kernel.name}: the rule {name}"
     untyped = _UNTYPED.search(text)
@@ -388,7 +397,7 @@ def first_line(text: str) -> str:
 def engine_error(kernel: Kernel, bound: Mapping[str, Any], error: Exception) -> KernelError:
     """numba's ``error`` in compiling the engine of ``kernel`` once its rules compiled alone,
     as one :class:`KernelError`: about the rule numba was typing, when its message names one."""
-    text = str(error)
+    text = numba_text(error)
     rules = {name: bound[f"k_{name}"] for name in ALL_FUNCTIONS if f"k_{name}" in bound}
     for found in re.finditer(r"<function (?P<qualname>[\w.<>]+) at 0x", text):
         for name, function in rules.items():
