@@ -102,7 +102,7 @@ def solve_batch(game: Game[S, M], states: Sequence[S], *, weak: bool = False,
         raise ValueError(f"solve_batch needs the compiled tier: {form}")
     bits = DEFAULT_OPTIONS.tuning.table_bits if table_bits is None else table_bits
     encoded = [form.encode(state) for state in states]
-    with _POOL.engine(form.kernel, bits) as engine:
+    with _POOL.of(form.kernel, bits).engine() as engine:
         if prefault:
             engine.prefault()
         return engine.solve_many(encoded, weak=weak)
@@ -133,7 +133,7 @@ class SearchSession(Generic[S, M]):
         self.options = _with_changes(options, changes)
         """The session's default options."""
         self._python: dict[tuple[bool, Any], Engine[S, M]] = {}
-        self._compiled: _Borrowed | None = None
+        self._compiled: tuple[_Engines, CompiledEngine] | None = None
         self._lock = threading.Lock()
         _plan(game, self.options, None)  # options this game cannot search fail now
 
@@ -173,13 +173,14 @@ class SearchSession(Generic[S, M]):
             for engine in self._python.values():
                 engine.clear()
             if self._compiled is not None:
-                self._compiled.engine.new_search()
+                self._compiled[1].new_search()
 
     def close(self) -> None:
         """Give the session's compiled engine back to the pool; the session stays usable."""
         with self._lock:
             if self._compiled is not None:
-                self._compiled.give_back()
+                engines, engine = self._compiled
+                engines.put(engine)
                 self._compiled = None
             self._python.clear()
 
@@ -200,12 +201,14 @@ class SearchSession(Generic[S, M]):
         return engine
 
     def _compiled_engine(self, plan: _CompiledPlan[S, M]) -> CompiledEngine:
-        borrowed = self._compiled
-        if borrowed is None or not borrowed.serves(plan):
-            if borrowed is not None:
-                borrowed.give_back()
-            borrowed = self._compiled = _POOL.borrow(plan.form.kernel, plan.table_bits)
-        return borrowed.engine
+        kept = self._compiled
+        if kept is not None and kept[0] is plan.engines:
+            return kept[1]
+        if kept is not None:
+            kept[0].put(kept[1])
+        engine = plan.engines.take()
+        self._compiled = (plan.engines, engine)
+        return engine
 
 
 # -- options and plans ---------------------------------------------------------------------
@@ -248,31 +251,27 @@ class _EnginePlan(_Plan[S, M]):
     def __init__(self, game: Game[S, M], options: SearchOptions,
                  tracer: Tracer[S, M] | None) -> None:
         super().__init__(game, options, tracer)
-        self._idle: list[Engine[S, M]] = []
-        self._lock = threading.Lock()
+        self._idle: list[Engine[S, M]] = []  # pop and append are atomic: no lock needed
 
     def _borrow(self) -> Engine[S, M]:
-        with self._lock:
-            engine = self._idle.pop() if self._idle else None
-        if engine is None:
+        try:
+            return self._idle.pop()  # emptied when it was given back: as new
+        except IndexError:
             return _new_engine(self.game, self.options)
-        return engine  # emptied when it was given back: as new
 
     def _give_back(self, engine: Engine[S, M]) -> None:
         # Emptied now: the next search depends on nothing searched before, and the table's
         # memory is freed while the engine waits.
         engine.clear()
-        with self._lock:
-            self._idle.append(engine)
+        self._idle.append(engine)
 
     def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
         options = self.options
         engine = self._borrow() if session is None else session._python_engine(options)
         try:
-            return engine.search(
-                root, depth=options.depth, time=options.time, nodes=options.nodes,
-                exact_root=options.exact_root, seed=options.seed, tracer=self.tracer,
-                weak=options.weak)
+            return engine.run_search(root, options.depth, options.time, options.nodes,
+                                     options.exact_root, options.seed, self.tracer,
+                                     options.weak)
         finally:
             if session is None:
                 self._give_back(engine)
@@ -373,7 +372,7 @@ class _CompiledPlan(_Plan[S, M]):
                  form: CompiledForm[S, M]) -> None:
         super().__init__(game, options, tracer)
         self.form = form
-        self.table_bits = options.tuning.table_bits
+        self.engines = _POOL.of(form.kernel, options.tuning.table_bits)
 
     def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
         options = self.options
@@ -385,13 +384,15 @@ class _CompiledPlan(_Plan[S, M]):
                 by_distance=options.by_distance, exact_root=options.exact_root,
                 seed=options.seed, time=options.time, nodes=options.nodes, form=self.form,
                 root=root)
-        with _POOL.engine(self.form.kernel, self.table_bits) as engine:
+        engine = self.engines.take()
+        try:
             # fresh: the same answer, node counts included, whatever was searched before
-            return engine.search(
-                kernel_root, depth=options.depth, weak=options.weak,
-                by_distance=options.by_distance, exact_root=options.exact_root,
-                seed=options.seed, time=options.time, nodes=options.nodes, fresh=True,
-                form=self.form, root=root)
+            return engine.run_search(
+                kernel_root, options.depth, options.weak, options.by_distance,
+                options.exact_root, options.seed, options.time, options.nodes, True, self.form,
+                root)
+        finally:
+            self.engines.put(engine)
 
     def iterate(self, root: S, session: SearchSession[S, M] | None) -> Iterator[Iteration[M]]:
         options = self.options
@@ -409,7 +410,7 @@ class _CompiledPlan(_Plan[S, M]):
         if session is not None:
             yield from reports(session._compiled_engine(self), False)
             return
-        with _POOL.engine(self.form.kernel, self.table_bits) as engine:
+        with self.engines.engine() as engine:
             yield from reports(engine, True)
 
 
@@ -419,24 +420,30 @@ _plans: weakref.WeakKeyDictionary[Any, dict[SearchOptions, _Plan[Any, Any]]] = (
     weakref.WeakKeyDictionary())
 _forms: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 _plans_lock = threading.Lock()
+_last_plan: tuple[Any, SearchOptions, _Plan[Any, Any]] | None = None
+"""The plan of the latest search, found again without hashing its options (it keeps that one
+game alive until another is searched)."""
 
 
 def _plan(game: Game[S, M], options: SearchOptions,
           tracer: Tracer[S, M] | None) -> _Plan[S, M]:
     """How to search ``game`` with ``options``; plans without a tracer are kept per game."""
+    global _last_plan  # noqa: PLW0603 - one reference, replaced whole: safe in threads
     if tracer is not None and tracer.enabled:
         return _choose(game, options, tracer)
+    last = _last_plan
+    if last is not None and last[0] is game and last[1] is options:
+        return last[2]  # the same game and options as the call before: the common case
     try:
         plans = _plans.get(game)
     except TypeError:  # a game that cannot be a weak key (unhashable): choose every time
         return _choose(game, options, None)
-    if plans is not None:
-        plan = plans.get(options)
-        if plan is not None:
-            return plan
-    plan = _choose(game, options, None)
-    with _plans_lock:
-        _plans.setdefault(game, {})[options] = plan
+    plan = None if plans is None else plans.get(options)
+    if plan is None:
+        plan = _choose(game, options, None)
+        with _plans_lock:
+            _plans.setdefault(game, {})[options] = plan
+    _last_plan = (game, options, plan)
     return plan
 
 
@@ -493,64 +500,58 @@ def _compiled_form(game: Game[S, M]) -> CompiledForm[S, M] | str:
 # -- the compiled engines: a pool per kernel ---------------------------------------------------
 
 
-class _Borrowed:
-    """A compiled engine out of the pool, and how to give it back."""
+class _Engines:
+    """The idle compiled engines of one kernel and table size.
 
-    def __init__(self, pool: _Pool, key: tuple[Any, int], engine: CompiledEngine) -> None:
-        self.pool, self.key, self.engine = pool, key, engine
+    An engine holds a large table and is not safe in two threads at once, so a search takes
+    one for its duration and puts it back; a new one is made when every engine is busy. The
+    list's ``pop`` and ``append`` are atomic, so taking and putting back need no lock.
+    """
 
-    def serves(self, plan: _CompiledPlan[Any, Any]) -> bool:
-        """True if this engine is the one ``plan`` needs (same kernel, same table size)."""
-        return self.key == _Pool.key(plan.form.kernel, plan.table_bits)
+    def __init__(self, kernel: Any, table_bits: int) -> None:
+        self.kernel, self.table_bits = kernel, table_bits
+        self._idle: list[CompiledEngine] = []
 
-    def give_back(self) -> None:
-        """Return the engine to the pool."""
-        self.pool.give_back(self.key, self.engine)
+    def take(self) -> CompiledEngine:
+        """An idle engine, or a new one."""
+        try:
+            return self._idle.pop()
+        except IndexError:
+            from .compiled.engine import CompiledEngine  # noqa: PLC0415 - imports numba
 
-    def __enter__(self) -> CompiledEngine:
-        return self.engine
+            return CompiledEngine(self.kernel, table_bits=self.table_bits)
 
-    def __exit__(self, *exc_info: object) -> None:
-        self.give_back()
+    def put(self, engine: CompiledEngine) -> None:
+        """Make ``engine`` idle again."""
+        self._idle.append(engine)
+
+    @contextlib.contextmanager
+    def engine(self) -> Iterator[CompiledEngine]:
+        """An engine for the length of a ``with`` block."""
+        engine = self.take()
+        try:
+            yield engine
+        finally:
+            self.put(engine)
 
 
 class _Pool:
-    """Idle compiled engines by kernel and table size.
-
-    An engine holds a large table and is not safe in two threads at once, so a search
-    borrows one for its duration; a new one is made when every engine of the kernel is busy.
-    """
+    """The compiled engines of every kernel, by kernel and table size."""
 
     def __init__(self) -> None:
-        self._idle: dict[tuple[Any, int], list[CompiledEngine]] = {}
+        self._engines: dict[tuple[Any, int], _Engines] = {}
         self._lock = threading.Lock()
 
-    @staticmethod
-    def key(kernel: Any, table_bits: int) -> tuple[Any, int]:
-        """What makes two engines interchangeable (a kernel that cannot be identified is
-        only itself; the engine keeps it alive, so its ``id`` stays unique)."""
-        return (kernel.identity() or id(kernel), table_bits)
-
-    def borrow(self, kernel: Any, table_bits: int) -> _Borrowed:
-        """An idle engine of ``kernel``, or a new one."""
-        key = self.key(kernel, table_bits)
+    def of(self, kernel: Any, table_bits: int) -> _Engines:
+        """The engines of ``kernel`` with tables of ``2**table_bits`` entries. Kernels with
+        the same identity share them; a kernel that cannot be identified is only itself (the
+        engines keep it alive, so its ``id`` stays unique)."""
+        key = (kernel.identity() or id(kernel), table_bits)
         with self._lock:
-            idle = self._idle.get(key)
-            engine = idle.pop() if idle else None
-        if engine is None:
-            from .compiled.engine import CompiledEngine  # noqa: PLC0415 - imports numba
-
-            engine = CompiledEngine(kernel, table_bits=table_bits)
-        return _Borrowed(self, key, engine)
-
-    def engine(self, kernel: Any, table_bits: int) -> _Borrowed:
-        """:meth:`borrow` for a ``with`` block."""
-        return self.borrow(kernel, table_bits)
-
-    def give_back(self, key: tuple[Any, int], engine: CompiledEngine) -> None:
-        """Make ``engine`` idle again."""
-        with self._lock:
-            self._idle.setdefault(key, []).append(engine)
+            engines = self._engines.get(key)
+            if engines is None:
+                engines = self._engines[key] = _Engines(kernel, table_bits)
+            return engines
 
 
 _POOL = _Pool()

@@ -323,9 +323,17 @@ class CompiledEngine:
         on nothing searched before). With ``form`` (the compiled form of a Python game) and
         ``root`` (the Python state that ``state`` encodes), moves are reported as that game's.
         """
-        run = self._start(state, depth=depth, weak=weak, by_distance=by_distance,
-                          exact_root=exact_root, seed=seed, seconds=time, nodes=nodes,
-                          every_depth=False, fresh=fresh, form=form, root=root)
+        return self.run_search(state, depth, weak, by_distance, exact_root, seed, time, nodes,
+                               fresh, form, root)
+
+    def run_search(self, state: Any, depth: int | None, weak: bool, by_distance: bool,
+                   exact_root: bool, seed: int | None, time: float | None, nodes: int | None,
+                   fresh: bool, form: CompiledForm[Any, Any] | None,
+                   root: Any) -> SearchResult[Any]:
+        """:meth:`search` with its arguments in that order, all given: for the search
+        service, which calls it for every search (keyword arguments cost a microsecond)."""
+        run = self._start(state, depth, weak, by_distance, exact_root, seed, time, nodes,
+                          False, fresh, form, root)
         if not run.budgeted:  # one compiled call answers it: no loop, no reports
             ply, first = self._first_iteration(run, run.requested or 0)
             answer = self._root(run, ply, first)
@@ -354,12 +362,11 @@ class CompiledEngine:
         Without ``depth`` or a budget it goes on until the position is solved (each iteration
         searching one ply deeper), as :meth:`gametree.engine.Engine.iterate` does.
         """
-        run = self._start(state, depth=depth, weak=False, by_distance=by_distance,
-                          exact_root=exact_root, seed=seed, seconds=time, nodes=nodes,
-                          every_depth=True, fresh=fresh, form=form, root=root)
+        run = self._start(state, depth, False, by_distance, exact_root, seed, time, nodes,
+                          True, fresh, form, root)
         return self._iterations(run)
 
-    def _start(self, state: Any, *, depth: int | None, weak: bool, by_distance: bool,
+    def _start(self, state: Any, depth: int | None, weak: bool, by_distance: bool,
                exact_root: bool, seed: int | None, seconds: float | None, nodes: int | None,
                every_depth: bool, fresh: bool, form: CompiledForm[Any, Any] | None,
                root: Any) -> _Run:
@@ -387,11 +394,11 @@ class CompiledEngine:
             mode |= _MODE_EXACT_ROOT
         if fresh:
             mode |= _MODE_FRESH
-        return _Run(state=state, limits=_NO_LIMITS if not (budgeted or asked is not None)
-                    else Limits(asked, nodes, seconds), asked=asked, requested=depth,
-                    mode=mode, seed=seed, plain=weak or not by_distance, weak=weak,
-                    budgeted=budgeted, every_depth=every_depth, started=_clock(), form=form,
-                    root=root)
+        limits = _NO_LIMITS if not (budgeted or asked is not None) \
+            else Limits(asked, nodes, seconds)
+        # Positional arguments, in the fields' order: keywords cost a microsecond here.
+        return _Run(state, limits, asked, depth, mode, seed, weak or not by_distance, weak,
+                    budgeted, every_depth, _clock(), form, root)
 
     def _iterations(self, run: _Run) -> Iterator[Iteration[Any]]:
         """The one deepening loop: each pass searches the root one ply deeper (or solves it),
@@ -520,7 +527,8 @@ class CompiledEngine:
             chosen, moves, line = run.form.moves_of(run.root, best, entries, pv)
             return _RootAnswer(value, found[_R_PROBED], chosen, moves, line)
         return _RootAnswer(value, found[_R_PROBED], best,
-                           tuple(MoveValue(move, worth, bound) for move, worth, bound in entries),
+                           tuple([MoveValue(move, worth, bound)
+                                  for move, worth, bound in entries]),
                            tuple(pv))
 
     def _seeded(self, run: _Run, found: list[int], depth: int) -> int:
@@ -549,18 +557,14 @@ class CompiledEngine:
         stopped: Literal["time", "nodes"] | None = (
             "time" if run.stop == "time" else "nodes" if run.stop == "nodes" else None)
         counters = run.counters
-        stats = SearchStats(
-            nodes=counters[0], leaves=counters[1], evaluations=counters[2],
-            cutoffs=counters[3], first_move_cutoffs=counters[4], table_hits=counters[5],
-            table_entries=counters[6], iterations=run.iterations,
-            depth_reached=run.depth_reached, stopped_by=stopped,
-            seconds=_clock() - run.started)
+        # Positional arguments, in the fields' order: keywords cost a microsecond here.
+        stats = SearchStats(counters[0], counters[1], counters[2], counters[3], counters[4],
+                            counters[5], counters[6], run.iterations, run.depth_reached,
+                            stopped, _clock() - run.started)
         return SearchResult(
-            best_move=answer.best_move, value=answer.value, moves=answer.moves, pv=answer.pv,
-            stats=stats, algorithm=ALGORITHM, tier="compiled",
-            depth=run.depth_reached if stopped else run.asked, by_distance=not run.plain,
-            outcome=outcome, plies=plies, exhaustive=run.exhaustive, complete=complete,
-            weak=run.weak)
+            answer.best_move, answer.value, answer.moves, answer.pv, stats, ALGORITHM,
+            "compiled", run.depth_reached if stopped else run.asked, not run.plain, outcome,
+            plies, run.exhaustive, complete, run.weak)
 
 
 _clock = time.perf_counter
@@ -596,13 +600,13 @@ class _Run:
     budgeted: bool
     every_depth: bool
     started: float
+    form: CompiledForm[Any, Any] | None
+    """The Python game's compiled form, to report its moves (``None``: kernel moves)."""
+    root: Any
+    """The Python state searched, when :attr:`form` is given."""
     iterations: int = 0
     depth_reached: int = 0
     exhaustive: bool = False
-    form: CompiledForm[Any, Any] | None = None
-    """The Python game's compiled form, to report its moves (``None``: kernel moves)."""
-    root: Any = None
-    """The Python state searched, when :attr:`form` is given."""
     stop: StopReason | None = None
     last: Iteration[Any] | None = None
     counters: list[int] = field(default_factory=lambda: [0] * 9)

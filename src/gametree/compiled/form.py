@@ -45,12 +45,21 @@ class CompiledForm(Generic[S, M]):
         the best move, each root move's ``(move, value, bound)`` and the principal variation
         (each of its moves decoded in the position it is played from)."""
         decode = self.decode_move
-        moves = tuple(MoveValue(decode(root, move), value, bound)
-                      for move, value, bound in entries)
-        line: list[M] = []
+        moves = tuple([MoveValue(decode(root, move), value, bound)
+                       for move, value, bound in entries])
+        chosen: M | None = None
+        if best is not None:  # decoded once already, among the root moves
+            for (move, _, _), entry in zip(entries, moves, strict=True):
+                if move == best:
+                    chosen = entry.move
+                    break
+            else:
+                chosen = decode(root, best)
+        if not pv:
+            return chosen, moves, ()
+        line = [chosen if pv[0] == best and chosen is not None else decode(root, pv[0])]
         position = root
-        for move in pv:
+        for move in pv[1:]:
+            position = self.game.play(position, line[-1])
             line.append(decode(position, move))
-            if len(line) < len(pv):
-                position = self.game.play(position, line[-1])
-        return (None if best is None else decode(root, best)), moves, tuple(line)
+        return chosen, moves, tuple(line)

@@ -23,7 +23,7 @@ import sys
 import time as clock
 from collections.abc import Generator, Hashable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from ..game import Game, check_root, search_too_deep
 from ..result import Bound, MoveValue, SearchResult, SearchStats, StopReason
@@ -211,8 +211,8 @@ class Engine(Generic[S, M]):
         as ``analyze`` needs); ``seed`` breaks ties between equally good moves at random and
         implies it. ``tracer`` receives every step (a slower search path).
         """
-        run = self._start(state, Limits(depth, nodes, time), exact_root=exact_root, seed=seed,
-                          tracer=tracer, iterative=self.iterative is not False)
+        run = self._start(state, Limits(depth, nodes, time), exact_root, seed, tracer,
+                          self.iterative is not False)
         return self._iterations(run)
 
     def search(
@@ -236,6 +236,13 @@ class Engine(Generic[S, M]):
         the end of the game with a window around 0, the values reported as 1, 0 and -1 with
         distance scoring off, the line as the best move alone. It takes no depth or budget.
         """
+        return self.run_search(state, depth, time, nodes, exact_root, seed, tracer, weak)
+
+    def run_search(self, state: S | None, depth: int | None, time: float | None,
+                   nodes: int | None, exact_root: bool, seed: int | None,
+                   tracer: Tracer[S, M] | None, weak: bool) -> SearchResult[M]:
+        """:meth:`search` with its arguments in that order, all given: for the search
+        service, which calls it for every search (keyword arguments cost a microsecond)."""
         limits = _NO_LIMITS if depth is None and nodes is None and time is None \
             else Limits(depth, nodes, time)
         if weak and (depth is not None or nodes is not None or time is not None):
@@ -244,11 +251,13 @@ class Engine(Generic[S, M]):
         iterative = self.iterative
         if iterative is None or weak:
             iterative = limits.nodes is not None or limits.time is not None
-        run = self._start(state, limits, exact_root=exact_root, seed=seed, tracer=tracer,
-                          iterative=iterative)
+        run = self._start(state, limits, exact_root, seed, tracer, iterative)
         run.weak = weak
-        for _report in self._iterations(run):
-            pass
+        try:
+            for _report in self._iterate(run):
+                pass
+        finally:
+            self._end(run)
         return self._result(run)
 
     def analyze(self, state: S | None = None, **limits: Any) -> SearchResult[M]:
@@ -275,7 +284,7 @@ class Engine(Generic[S, M]):
 
     # -- one search --------------------------------------------------------------------------
 
-    def _start(self, state: S | None, limits: Limits, *, exact_root: bool, seed: int | None,
+    def _start(self, state: S | None, limits: Limits, exact_root: bool, seed: int | None,
                tracer: Tracer[S, M] | None, iterative: bool) -> _Run[S, M]:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError(f"seed must be an integer or None, got {seed!r}")
@@ -312,11 +321,15 @@ class Engine(Generic[S, M]):
         try:
             yield from self._iterate(run)
         finally:  # also when the caller stops iterating early
-            self.last_stop = run.stop
-            run.final = run.searcher.counters()
-            self._sync_table(run)
-            if isinstance(run.searcher, Searcher):
-                self._idle_searcher = run.searcher
+            self._end(run)
+
+    def _end(self, run: _Run[S, M]) -> None:
+        """Close the books of a run, however it ended."""
+        self.last_stop = run.stop
+        run.final = run.searcher.counters()
+        self._sync_table(run)
+        if isinstance(run.searcher, Searcher):
+            self._idle_searcher = run.searcher
 
     def _sync_table(self, run: _Run[S, M]) -> None:
         """Add the searcher's table counters to the table's own statistics."""
@@ -419,7 +432,7 @@ class Engine(Generic[S, M]):
         rest = sorted((move for move in run.order if move != best_move),
                       key=lambda move: values[move][0], reverse=True)
         run.order = [best_move, *rest]
-        moves = tuple(MoveValue(move, *values[move]) for move in run.legal)
+        moves = tuple([MoveValue(move, *values[move]) for move in run.legal])
         return best, best_move, moves
 
     # -- reports and results -----------------------------------------------------------------
@@ -429,12 +442,10 @@ class Engine(Generic[S, M]):
                 finished: bool = True, complete: bool = False, outcome: Outcome | None = None,
                 plies: int | None = None) -> Iteration[M]:
         nodes, hits, _, _, _ = run.searcher.tally()
-        return Iteration(
-            depth=depth, value=value, best_move=best_move, pv=pv, moves=moves,
-            nodes=nodes, seconds=clock.perf_counter() - run.started,
-            table_entries=self._table_entries(), table_hits=hits,
-            bound=bound, finished=finished, complete=complete, outcome=outcome, plies=plies,
-        )
+        # Positional arguments, in the fields' order: keywords cost a microsecond here.
+        return Iteration(depth, value, best_move, pv, moves, nodes,
+                         clock.perf_counter() - run.started, self._table_entries(), hits,
+                         bound, finished, complete, outcome, plies)
 
     def _table_entries(self) -> int:
         return 0 if self.table is None else len(self.table)
@@ -527,37 +538,22 @@ class Engine(Generic[S, M]):
                 else MoveValue(entry.move, report.value, "upper")
                 for entry in moves
             )
+        stopped: Literal["time", "nodes"] | None = (
+            "time" if run.stop == "time" else "nodes" if run.stop == "nodes" else None)
+        # Positional arguments, in the fields' order: keywords cost a microsecond here.
         stats = SearchStats(
-            nodes=counters["nodes"],
-            leaves=counters["leaves"],
-            evaluations=counters["evaluations"],
-            cutoffs=counters["cutoffs"],
-            first_move_cutoffs=counters["first_cutoffs"],
-            table_hits=counters["hits"],
-            table_entries=self._table_entries(),
-            iterations=run.iterations,
-            depth_reached=report.depth,
-            stopped_by="time" if run.stop == "time" else "nodes" if run.stop == "nodes" else None,
-            seconds=clock.perf_counter() - run.started,
-        )
+            counters["nodes"], counters["leaves"], counters["evaluations"],
+            counters["cutoffs"], counters["first_cutoffs"], counters["hits"],
+            self._table_entries(), run.iterations, report.depth, stopped,
+            clock.perf_counter() - run.started)
         # The depth of the search the answer comes from: the one asked for, or the deepest
         # completed when a budget ended the search first.
-        depth = report.depth if stats.stopped_by is not None else requested
+        depth = report.depth if stopped is not None else requested
         return SearchResult(
-            best_move=report.best_move,
-            value=report.value,
-            moves=moves,
-            pv=report.pv,
-            stats=stats,
-            algorithm=ALGORITHM,
-            depth=depth,
-            by_distance=self.by_distance and not run.weak,
-            outcome=report.outcome,
-            plies=None if run.weak else report.plies,
-            exhaustive=run.exhaustive and report.complete,
-            complete=report.complete,
-            weak=run.weak,
-        )
+            report.best_move, report.value, moves, report.pv, stats, ALGORITHM, "python",
+            depth, self.by_distance and not run.weak, report.outcome,
+            None if run.weak else report.plies, run.exhaustive and report.complete,
+            report.complete, run.weak)
 
     # -- the principal variation -------------------------------------------------------------
 

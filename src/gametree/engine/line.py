@@ -90,14 +90,16 @@ def principal_variation(game: Game[S, M], table: TranspositionTable | None, nega
                         value: Value) -> tuple[M, ...]:
     """The line of best play from ``root`` (``player`` to move, worth ``value`` at ``depth``)
     starting with ``best_move``. A budget running out during a confirmation ends it early."""
-    reader = _Reader(game, table, negamax, by_distance)
     line = [best_move]
     state = game.play(root, best_move)
+    if depth <= 1 or game.outcome(state) is not None:
+        return (best_move,)  # the line ends with its first move: nothing to read or check
+    reader = _Reader(game, table, negamax, by_distance)
     key_of = reader.key_of
-    seen = {root if key_of is None else key_of(root)}
-    if (state if key_of is None else key_of(state)) in seen:
+    root_key, key = (root, state) if key_of is None else (key_of(root), key_of(state))
+    if key == root_key:
         check_line(game, root, line)  # the move leads back to the root: the game never ends
-    seen.add(state if key_of is None else key_of(state))
+    seen = {root_key, key}
     mover = game.to_move(state)
     target = value if mover == player else -value
     ply, left = 1, depth - 1
