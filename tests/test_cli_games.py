@@ -129,8 +129,12 @@ def test_moves_file_gives_one_json_line_per_position(tmp_path: Path) -> None:
 
 def test_moves_file_errors_name_the_line(tmp_path: Path) -> None:
     moves_file = tmp_path / "bad.txt"
-    moves_file.write_text("4453 -2\n448 1\n", encoding="utf-8")
-    assert_one_line_error(gametree("solve", "connect4", "--moves-file", str(moves_file)),
+    moves_file.write_text("4453 -2\n448 1\n4453 -2\n", encoding="utf-8")
+    done = gametree("solve", "connect4", "--moves-file", str(moves_file))
+    # The file is streamed: line 1 is answered before line 2 is read, then the run stops.
+    assert [json.loads(line)["line"] for line in done.stdout.splitlines()] == [1]
+    assert_one_line_error(subprocess.CompletedProcess(done.args, done.returncode, "",
+                                                      done.stderr),
                           "line 2", "move 3 ('8')")
     assert_one_line_error(gametree("solve", "connect4", "--moves-file", str(tmp_path / "no")),
                           "cannot read moves file")
@@ -139,6 +143,54 @@ def test_moves_file_errors_name_the_line(tmp_path: Path) -> None:
                           "line 1", "MOVES [SCORE]")
     assert_one_line_error(gametree("solve", "connect4", "--moves-file", str(moves_file),
                                    "--moves", "4"), "not both")
+
+
+def test_moves_file_is_streamed_from_standard_input() -> None:
+    # Each answer comes out before the next line goes in: the first answer cannot wait for
+    # the end of the input, which stays open until the answer has been read.
+    process = subprocess.Popen([sys.executable, "-m", "gametree", "solve", "connect4",
+                                "--moves-file", "-"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        for number, (moves, score) in enumerate([("4455", 18), ("4453", -2)], start=1):
+            process.stdin.write(f"{moves} {score}\n")
+            process.stdin.flush()
+            document = json.loads(process.stdout.readline())
+            assert (document["line"], document["score"], document["agrees"]) == (number, score,
+                                                                                 True)
+        process.stdin.close()
+        assert process.wait(timeout=60) == 0
+    finally:
+        process.kill()
+        process.wait()
+        process.stdout.close()
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+def test_moves_file_tolerates_a_byte_order_mark_and_weak_results_agree_by_sign(
+        tmp_path: Path) -> None:
+    moves_file = tmp_path / "bom.txt"
+    moves_file.write_bytes("\ufeff4455 18\n4453 -2\n44455554221 -15\n".encode())
+    for weak in ((), ("--weak",)):
+        done = gametree("solve", "connect4", "--moves-file", str(moves_file), *weak)
+        assert done.returncode == 0, done.stderr
+        documents = [json.loads(line) for line in done.stdout.splitlines()]
+        assert [document["agrees"] for document in documents] == [True, True, True]
+        assert [document["outcome"] for document in documents] == ["win", "loss", "loss"]
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (("solve", "connect4", "--moves", "\uff14\uff14"), "is not a column"),
+    (("solve", "tictactoe", "--moves", "\uff11,\uff11"), "is not a move"),
+    (("solve", "nim", "--rows", "1,\uff13"), "--rows"),
+    (("solve", "subtraction", "--heap", "\uff12\uff11"), "--heap"),
+    (("solve", "subtraction", "--heap", "1_0"), "--heap"),
+])
+def test_numbers_are_written_with_ascii_digits_only(args: tuple[str, ...],
+                                                    fragment: str) -> None:
+    assert_one_line_error(gametree(*args), fragment)
 
 
 def test_moves_file_works_for_any_game(tmp_path: Path) -> None:

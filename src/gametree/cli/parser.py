@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from ..algorithms import ALGORITHMS
+from ..numbers import whole_number
 from ..registry import GameOption, GameSpec, games
 
 GAME_PREFIX = "game_"
@@ -38,7 +39,7 @@ def _option_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
 def non_negative_int(text: str) -> int:
     """An argparse type: a whole number >= 0."""
     try:
-        value = int(text)
+        value = whole_number(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < 0:

@@ -8,8 +8,10 @@ chooses the tier.
 from __future__ import annotations
 
 import argparse
+import io
 import json
-from pathlib import Path
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 from ..algorithms import DEFAULT_ALGORITHM
@@ -68,47 +70,69 @@ def _print_extras(spec: GameSpec, game: Game[Any, Any], state: Any,
         print(f"{name}: {missing if value is None else value}")
 
 
-def _read_moves_file(spec: GameSpec, game: Game[Any, Any],
-                     path: str) -> list[tuple[int, str, Any, dict[str, Any]]]:
-    """Every position of a moves file: ``(line number, moves text, state, expected values)``.
-
-    The whole file is checked before any search starts, so that a bad line stops the run at
-    once with a message naming it.
-    """
+def _moves_file_lines(path: str) -> Iterator[tuple[int, str]]:
+    """The numbered lines of a moves file (``-``: standard input), read one at a time so that
+    memory stays flat and the first answer comes at once, whatever the file's length. A UTF-8
+    byte order mark is skipped."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        fail(f"cannot read moves file {path!r}: {reason}")
-    positions = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            moves, expected = spec.read_line(line)
-            state = play_moves(game, spec.split_moves(moves))
-        except (GameError, ValueError) as error:
-            fail(f"{path} line {number}: {error}")
-        positions.append((number, moves, state, expected))
-    return positions
+        handle = (io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig") if path == "-"
+                  else open(path, encoding="utf-8-sig"))  # noqa: SIM115 - closed below
+    except OSError as error:
+        fail(f"cannot read moves file {path!r}: {error.strerror or error}")
+    with handle:
+        number = 0
+        while True:
+            try:
+                line = handle.readline(_LONGEST_LINE + 1)
+            except (OSError, UnicodeDecodeError) as error:
+                reason = getattr(error, "strerror", None) or str(error)
+                fail(f"cannot read moves file {path!r} after line {number}: {reason}")
+            if not line:
+                return
+            number += 1
+            if len(line) > _LONGEST_LINE and not line.endswith("\n"):
+                fail(f"{path} line {number}: longer than {_LONGEST_LINE} characters")
+            yield number, line
+
+
+_LONGEST_LINE = 100_000
+"""The longest line a moves file may have (characters): a line is read whole before it is
+checked, so this bounds the memory a line can take."""
+
+
+def _agrees(expected: dict[str, Any], document: dict[str, Any],
+            result: SearchResult[Any]) -> bool:
+    """Whether a result agrees with a moves file's expected values. A weak solve proves only
+    the sign of the value, so an expected score is compared by its sign."""
+    if result.weak:
+        return all(isinstance(value, int) and (value > 0) - (value < 0) == result.value
+                   for value in expected.values())
+    return all(document.get(name) == value for name, value in expected.items())
 
 
 def _run_moves_file(args: argparse.Namespace, *, exact_root: bool) -> int:
-    """One search per position of ``--moves-file``, one JSON line out per position."""
+    """One search per position of ``--moves-file``, one JSON line out per position, each
+    printed as soon as it is known. A bad line ends the run with a message naming it."""
     if args.moves:
         fail("give either --moves or --moves-file, not both")
     spec = get(args.game)
     options = search_options(args, exact_root=exact_root)
     game = spec.make(**game_options(args))
-    positions = _read_moves_file(spec, game, args.moves_file)
-    for number, moves, state, expected in positions:
+    path = args.moves_file
+    for number, line in _moves_file_lines(path):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            moves, expected = spec.read_line(line.rstrip("\r\n"))
+            state = play_moves(game, spec.split_moves(moves))
+        except (GameError, ValueError) as error:
+            fail(f"{path} line {number}: {error}")
         result = search(game, state, options)
         document: dict[str, Any] = {"line": number, "position": moves}
         document.update(spec.result_json(game, state, result))
         if expected:
             document["expected"] = expected
-            document["agrees"] = all(document.get(name) == value
-                                     for name, value in expected.items())
+            document["agrees"] = _agrees(expected, document, result)
         print(json.dumps(document), flush=True)
     return 0
 
@@ -175,9 +199,10 @@ def add_commands(subparsers: Any) -> None:
         if run is not run_trace:
             common.add_argument(
                 "--moves-file", metavar="FILE",
-                help="search every position in FILE, one moves text per line (Connect Four: "
-                     "Pons' 'moves score' lines), and print one JSON line per position with "
-                     "the expected values and whether they agree")
+                help="search every position in FILE ('-': standard input), one moves text "
+                     "per line (Connect Four: Pons' 'moves score' lines), and print one JSON "
+                     "line per position as soon as it is solved, with the expected values and "
+                     "whether they agree (a weak solve: by sign)")
         command = subparsers.add_parser(name, help=summary, description=description)
         add_game_commands(command, common)
         command.set_defaults(run=run)

@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..game import Game, IllegalMoveError
+from ..numbers import is_digits, whole_number
 from ..registry import GameOption, GameSpec
 from ..result import SearchResult
 from ..values import Value
@@ -183,7 +184,7 @@ class ConnectFour(Game[C4State, int]):
     def parse_move(self, state: C4State, text: str) -> int:
         """A column number 1 .. width; refused if off the board, full, or the game is over."""
         wanted = text.strip()
-        if not wanted.isdigit():
+        if not is_digits(wanted):
             raise IllegalMoveError(f"{wanted!r} is not a column: write a column number "
                                    f"1-{self.width}")
         col = int(wanted)
@@ -282,7 +283,7 @@ def build(width: int = 7, height: int = 6) -> ConnectFour:
 
 def _side(text: str) -> int:
     try:
-        value = int(text)
+        value = whole_number(text)
     except ValueError:
         raise ValueError(f"expected a whole number from {MIN_SIDE} to {MAX_SIDE}, "
                          f"got {text!r}") from None

@@ -29,6 +29,7 @@ from operator import xor
 from typing import TYPE_CHECKING
 
 from ..game import Game, IllegalMoveError
+from ..numbers import whole_number
 from ..registry import GameOption, GameSpec
 from ..values import Value
 
@@ -44,9 +45,11 @@ MAX_ROWS = 20
 MAX_STICKS = 100
 """The most sticks accepted in one row."""
 
-SHORT_MOVE = re.compile(r"^\s*(\d+)\s*[:/]\s*(\d+)\s*$")
-LONG_MOVE = re.compile(r"^\s*take\s+(\d+)\s+(?:sticks?\s+)?from\s+row\s+(\d+)\s*$", re.IGNORECASE)
-MOVE_TOKEN = re.compile(r"take\s+\d+\s+(?:sticks?\s+)?from\s+row\s+\d+|[^\s;,]+", re.IGNORECASE)
+SHORT_MOVE = re.compile(r"^\s*([0-9]+)\s*[:/]\s*([0-9]+)\s*$")
+LONG_MOVE = re.compile(r"^\s*take\s+([0-9]+)\s+(?:sticks?\s+)?from\s+row\s+([0-9]+)\s*$",
+                       re.IGNORECASE)
+MOVE_TOKEN = re.compile(r"take\s+[0-9]+\s+(?:sticks?\s+)?from\s+row\s+[0-9]+|[^\s;,]+",
+                        re.IGNORECASE)
 
 MEMO_LIMIT = 1 << 20
 """The most entries each memo table (moves, keys) keeps."""
@@ -194,7 +197,7 @@ def split_moves(text: str) -> list[str]:
 def parse_rows(text: str) -> tuple[int, ...]:
     """``"1,3,5,7"`` -> ``(1, 3, 5, 7)``."""
     try:
-        rows = tuple(int(part) for part in text.replace(" ", ",").split(",") if part)
+        rows = tuple(whole_number(part) for part in text.replace(" ", ",").split(",") if part)
     except ValueError:
         raise ValueError(f"expected stick counts separated by commas, such as 1,3,5,7; "
                          f"got {text!r}") from None

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..game import Game, IllegalMoveError
+from ..numbers import is_digits, whole_number
 from ..registry import GameOption, GameSpec
 from ..values import Value
 
@@ -86,7 +87,7 @@ class SubtractionGame(Game[SubtractionState, int]):
         if not legal:
             raise IllegalMoveError("the game is over: no take fits in the heap")
         allowed = ", ".join(map(str, self.takes))
-        if not wanted.isdigit():
+        if not is_digits(wanted):
             raise IllegalMoveError(f"{text.strip()!r} is not a move: write how many to take "
                                    f"({allowed})")
         take = int(wanted)
@@ -114,7 +115,7 @@ class SubtractionGame(Game[SubtractionState, int]):
 def parse_takes(text: str) -> tuple[int, ...]:
     """``"3,4,5"`` -> ``(3, 4, 5)``: distinct whole numbers >= 1."""
     try:
-        takes = tuple(int(part) for part in text.replace(" ", ",").split(",") if part)
+        takes = tuple(whole_number(part) for part in text.replace(" ", ",").split(",") if part)
     except ValueError:
         raise ValueError(f"expected whole numbers separated by commas, such as 3,4,5; "
                          f"got {text!r}") from None
@@ -127,7 +128,7 @@ def parse_takes(text: str) -> tuple[int, ...]:
 def parse_heap(text: str) -> int:
     """A heap size: a whole number from 0 to :data:`MAX_HEAP`."""
     try:
-        heap = int(text)
+        heap = whole_number(text)
     except ValueError:
         raise ValueError(f"expected a whole number, got {text!r}") from None
     if not 0 <= heap <= MAX_HEAP:

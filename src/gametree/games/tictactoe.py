@@ -23,6 +23,7 @@ from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..game import Game, IllegalMoveError, PositionError
+from ..numbers import is_digits, whole_number
 from ..registry import GameOption, GameSpec
 from ..values import Value
 
@@ -281,7 +282,7 @@ class MNKGame(Game[Board, int]):
             raise IllegalMoveError("the game is over: no more moves can be played")
         if "," in wanted:
             parts = wanted.split(",")
-            if len(parts) != 2 or not all(part.isdigit() for part in parts):
+            if len(parts) != 2 or not all(is_digits(part) for part in parts):
                 raise IllegalMoveError(f"{text.strip()!r} is not a move: write row,col counted "
                                        f"from 0 (such as 1,2) or a cell number 1-{self.cells}")
             row, col = int(parts[0]), int(parts[1])
@@ -290,7 +291,7 @@ class MNKGame(Game[Board, int]):
                     f"{row},{col} is off the board: rows 0-{self.rows - 1}, "
                     f"columns 0-{self.cols - 1}")
             cell = row * self.cols + col
-        elif wanted.isdigit():
+        elif is_digits(wanted):
             number = int(wanted)
             if not 1 <= number <= self.cells:
                 raise IllegalMoveError(f"cell {number} is off the board: cells are numbered "
@@ -401,7 +402,7 @@ def build(rows: int = 3, cols: int = 3, k: int = 3, board: str | None = None) ->
 
 def _side(text: str) -> int:
     try:
-        value = int(text)
+        value = whole_number(text)
     except ValueError:
         raise ValueError(f"expected a whole number from 1 to {MAX_SIDE}, got {text!r}") from None
     if not 1 <= value <= MAX_SIDE:

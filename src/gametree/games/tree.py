@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import Game, IllegalMoveError, PositionError
+from ..numbers import is_digits, whole_number
 from ..registry import GameOption, GameSpec
 from ..values import HEURISTIC_LIMIT, WIN, Value
 
@@ -166,7 +167,7 @@ class GameTree(Game[int, int]):
         for kid, name in zip(kids, self._move_names[state], strict=True):
             if wanted.lower() in (name.lower(), self._labels[kid].lower()):
                 return kid
-        if wanted.isdigit() and 1 <= int(wanted) <= len(kids):
+        if is_digits(wanted) and 1 <= int(wanted) <= len(kids):
             return kids[int(wanted) - 1]
         if not kids:
             raise IllegalMoveError(f"node {self._labels[state]} is a leaf: there is no move")
@@ -448,7 +449,7 @@ def build_tree(
 
 def _branching(text: str) -> int:
     try:
-        value = int(text)
+        value = whole_number(text)
     except ValueError:
         raise ValueError(f"expected a whole number of at least 2, got {text!r}") from None
     if value < 2:
