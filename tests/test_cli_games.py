@@ -187,9 +187,11 @@ def test_moves_file_tolerates_a_byte_order_mark_and_weak_results_agree_by_sign(
     (("solve", "nim", "--rows", "1,\uff13"), "--rows"),
     (("solve", "subtraction", "--heap", "\uff12\uff11"), "--heap"),
     (("solve", "subtraction", "--heap", "1_0"), "--heap"),
+    (("solve", "bones", "--nodes", "99999999999999999999999"), "nodes must be"),
+    (("solve", "subtraction", "--takes", "99999999999999999999999"), "--takes"),
+    (("play", "bones", "--watch", "--delay", "1e308"), "--delay"),
 ])
-def test_numbers_are_written_with_ascii_digits_only(args: tuple[str, ...],
-                                                    fragment: str) -> None:
+def test_numbers_are_ascii_digits_within_bounds(args: tuple[str, ...], fragment: str) -> None:
     assert_one_line_error(gametree(*args), fragment)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gametree import GameTree, IllegalMoveError, load_tree, minimax
+from gametree import GameTree, IllegalMoveError, load_tree, minimax, search
 from gametree.games.tree import TreeFormatError, build_tree, letters
 
 
@@ -79,7 +79,18 @@ def test_json_documents_and_files(tmp_path: Path) -> None:
     (lambda: GameTree.from_mapping("A", {"A": ["B", "B"]}, {"B": 1}), "reached twice"),
     (lambda: GameTree.from_mapping("A", {"A": ["B"]}, {}), "neither children nor"),
     (lambda: GameTree.from_mapping("A", {"A": ["B"]}, {"A": 1, "B": 2}), "both children"),
-    (lambda: GameTree.from_mapping("A", {"A": ["B"]}, {"B": 1, "Z": 2}), "not in the tree"),
+    (lambda: GameTree.from_mapping("A", {"A": ["B"]}, {"B": 1, "Z": 2}), "not reachable"),
+    (lambda: GameTree.from_mapping("A", {"A": ["B"], "D": ["E"]}, {"B": 1}),
+     "not reachable from the root 'A': D"),
+    (lambda: GameTree.from_json('{"root": "A", "children": {"A": 5}, "values": {}}'),
+     "children of 'A' must be a list"),
+    (lambda: GameTree.from_json('{"root": "A", "children": {"A": [["B"]]}, "values": {}}'),
+     "children of 'A' must be a list"),
+    (lambda: GameTree.from_json('{"root": "A", "children": {"A": "BC"}, "values": {}}'),
+     "children of 'A' must be a list"),
+    (lambda: GameTree.from_json('{"leaves": 5}'), "\"leaves\" must be a list"),
+    (lambda: GameTree.from_json('{"x": ' * 2000 + "1" + "}" * 2000), "nests 2000 levels"),
+    (lambda: build_tree(nested="[" * 3000 + "]" * 3000), "nests 3000 levels"),
     (lambda: GameTree.from_mapping("A", {"A": []}, {}), "empty list"),
     (lambda: GameTree.from_json("{"), "not valid JSON"),
     (lambda: GameTree.from_json("{}"), "needs one of"),
@@ -89,12 +100,20 @@ def test_json_documents_and_files(tmp_path: Path) -> None:
     (lambda: load_tree("/no/such/tree.json"), "cannot read tree file"),
     (build_tree, "exactly one of"),
     (lambda: build_tree(leaves="1 2", nested="[1, 2]"), "exactly one of"),
-    (lambda: build_tree(nested="[1, 2"), "not a JSON list"),
+    (lambda: build_tree(nested="[1, 2"), "not valid JSON"),
     (lambda: build_tree(file="x.json", labels="A"), "carries its own"),
 ])
 def test_malformed_trees_are_refused_with_a_reason(build: object, message: str) -> None:
     with pytest.raises(TreeFormatError, match=message):
         build()  # type: ignore[operator]
+
+
+def test_a_chain_too_deep_for_the_recursion_is_refused_with_its_depth() -> None:
+    chain = {f"N{index}": [f"N{index + 1}"] for index in range(500)}
+    tree = GameTree.from_mapping("N0", chain, {"N500": 3})
+    assert search(tree).value == 3  # the engine: one Python frame a ply
+    with pytest.raises(ValueError, match="about 450 plies"):
+        search(tree, algorithm="minimax")  # two frames a ply
 
 
 def test_moves_are_parsed_by_name_label_or_number() -> None:

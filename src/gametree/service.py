@@ -318,7 +318,9 @@ class _ReferencePlan(_Plan[S, M]):
             result = run(self.game, root, depth=depth, by_distance=options.by_distance,
                          seed=options.seed, tracer=self.tracer, **extra)
         except RecursionError:
-            raise search_too_deep(self.game, root, sys.getrecursionlimit() - 100) from None
+            # Two Python frames a ply (the algorithm and its move loop), against the engine's one.
+            raise search_too_deep(self.game, root,
+                                  (sys.getrecursionlimit() - 100) // 2) from None
         check_line(self.game, root, result.pv)  # a line that comes back: the game never ends
         return result
 

@@ -39,15 +39,27 @@ DESCRIPTION = (
 )
 
 
+MAX_DELAY = 60.0
+"""The longest pause between the moves of a watched game (seconds)."""
+
+
+def _delay(text: str) -> float:
+    """An argparse type: a pause from 0 to :data:`MAX_DELAY` seconds."""
+    value = non_negative_seconds(text)
+    if value > MAX_DELAY:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_DELAY:g} seconds, got {text!r}")
+    return value
+
+
 def _add_options(parser: argparse.ArgumentParser) -> None:
     sides = parser.add_argument_group("players")
     sides.add_argument("--first", choices=("human", "engine"),
                        help="who makes the first move (default: human)")
     sides.add_argument("--watch", action="store_true",
                        help="watch the engine play both sides")
-    sides.add_argument("--delay", type=non_negative_seconds, metavar="SECONDS",
-                       help=f"pause between the moves of a watched game (default: {WATCH_DELAY:g}"
-                            " on a terminal, 0 otherwise)")
+    sides.add_argument("--delay", type=_delay, metavar="SECONDS",
+                       help=f"pause between the moves of a watched game, 0 to {MAX_DELAY:g} "
+                            f"(default: {WATCH_DELAY:g} on a terminal, 0 otherwise)")
     strength = parser.add_argument_group("engine strength")
     strength.add_argument("--depth", type=positive_int, metavar="N",
                           help="look N plies ahead, then use the game's heuristic; with --time, "

@@ -7,6 +7,10 @@ from dataclasses import dataclass
 
 from ..reference._base import check_depth
 
+MAX_NODES = 10**18
+"""The largest node budget (more than any search visits; the compiled engine counts nodes in
+64-bit integers)."""
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -29,8 +33,9 @@ class Limits:
         nodes, seconds = self.nodes, self.time
         check_depth(self.depth)
         if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int)
-                                  or nodes < 1):
-            raise ValueError(f"nodes must be a positive integer or None, got {nodes!r}")
+                                  or not 1 <= nodes <= MAX_NODES):
+            raise ValueError(f"nodes must be a whole number from 1 to {MAX_NODES:,} (or None), "
+                             f"got {nodes!r}")
         if seconds is not None and (
             isinstance(seconds, bool) or not isinstance(seconds, (int, float))
             or not math.isfinite(seconds) or seconds <= 0

@@ -119,9 +119,9 @@ def parse_takes(text: str) -> tuple[int, ...]:
     except ValueError:
         raise ValueError(f"expected whole numbers separated by commas, such as 3,4,5; "
                          f"got {text!r}") from None
-    if not takes or min(takes) < 1:
-        raise ValueError(f"expected whole numbers >= 1 separated by commas, such as 3,4,5; "
-                         f"got {text!r}")
+    if not takes or min(takes) < 1 or max(takes) > MAX_HEAP:
+        raise ValueError(f"expected whole numbers from 1 to {MAX_HEAP} separated by commas, "
+                         f"such as 3,4,5; got {text if len(text) <= 40 else text[:37] + '...'!r}")
     return takes
 
 

@@ -310,9 +310,7 @@ class GameTree(Game[int, int]):
                 continue
             if name in values:
                 raise TreeFormatError(f"node {name!r} has both children and a leaf value")
-            pairs = list(entry.items()) if isinstance(entry, Mapping) else [
-                (str(kid), str(kid)) for kid in entry
-            ]
+            pairs = _children_of(name, entry)
             if not pairs:
                 raise TreeFormatError(f"node {name!r} has an empty list of children")
             kids: list[int] = []
@@ -326,10 +324,10 @@ class GameTree(Game[int, int]):
                 kids.append(index[kid_name])
             kid_lists.append(kids)
             move_names.append([str(move) for move, _kid in pairs])
-        unknown = sorted(set(values) - set(index))
-        if unknown:
+        unreachable = sorted((set(values) | set(children)) - set(index))
+        if unreachable:
             raise TreeFormatError(
-                f"leaf values given for nodes not in the tree: {', '.join(unknown)}"
+                f"nodes not reachable from the root {root!r}: {', '.join(unreachable)}"
             )
         return cls(kid_lists, leaf_map, order, move_names)
 
@@ -342,10 +340,7 @@ class GameTree(Game[int, int]):
         ``{"root": "A", "children": {...}, "values": {...}}``.
         """
         if isinstance(document, str):
-            try:
-                document = json.loads(document)
-            except json.JSONDecodeError as error:
-                raise TreeFormatError(f"not valid JSON: {error}") from None
+            document = _parse_json(document)
         if isinstance(document, list):
             return cls.from_nested(document)
         if not isinstance(document, Mapping):
@@ -356,6 +351,9 @@ class GameTree(Game[int, int]):
         ):
             raise TreeFormatError("\"labels\" must be a list of strings")
         if "leaves" in document:
+            if not isinstance(document["leaves"], (str, list)):
+                raise TreeFormatError("\"leaves\" must be a list of leaf values or a text of "
+                                      "them, such as [3, 5, 2, 9] or \"3 5 2 9\"")
             branching = document.get("branching", 2)
             return cls.from_leaves(document["leaves"], branching, labels)
         if "nested" in document:
@@ -402,6 +400,49 @@ class GameTree(Game[int, int]):
         return cls(children, leaf_map, names)
 
 
+def _children_of(name: str, entry: object) -> list[tuple[str, str]]:
+    """A named node's ``(move, child)`` pairs from its ``children`` entry: an object of
+    ``move: child`` names, or a list of child names (each move named after its child)."""
+    if isinstance(entry, Mapping) and all(isinstance(move, str) and isinstance(kid, str)
+                                          for move, kid in entry.items()):
+        return list(entry.items())
+    if isinstance(entry, list) and all(isinstance(kid, str) for kid in entry):
+        return [(kid, kid) for kid in entry]
+    raise TreeFormatError(f"the children of {name!r} must be a list of node names, such as "
+                          f"[\"B\", \"C\"], or an object of moves and node names, such as "
+                          f"{{\"b1\": \"B\"}}; got {json.dumps(entry)[:60]}")
+
+
+MAX_NESTING = 500
+"""The deepest nesting a tree document may have (JSON arrays and objects inside each other):
+deeper ones would exhaust Python's recursion in the JSON reader and the searches."""
+
+
+def _parse_json(text: str) -> Any:
+    """A JSON document, refused with a :class:`TreeFormatError` when it is not valid JSON or
+    nests deeper than :data:`MAX_NESTING`."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:  # count brackets outside strings before the recursive reader meets them
+        if in_string:
+            escaped = not escaped and char == "\\"
+            in_string = escaped or char != '"'
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    if deepest > MAX_NESTING:
+        raise TreeFormatError(f"the document nests {deepest} levels deep; at most "
+                              f"{MAX_NESTING} are read")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise TreeFormatError(f"not valid JSON: {error}") from None
+
+
 def _leaf_text(leaf: _Leaf) -> str:
     if leaf.finished:
         return {1: "win", -1: "loss", 0: "draw"}[int(leaf.value)]
@@ -436,11 +477,7 @@ def build_tree(
     if leaves is not None:
         return GameTree.from_leaves(leaves, branching, names)
     if nested is not None:
-        try:
-            document = json.loads(nested)
-        except json.JSONDecodeError as error:
-            raise TreeFormatError(f"--nested is not a JSON list: {error}") from None
-        return GameTree.from_nested(document, names)
+        return GameTree.from_nested(_parse_json(nested), names)
     if names is not None:
         raise TreeFormatError("--labels applies to --leaves and --nested; a file carries its own")
     assert file is not None
