@@ -195,6 +195,15 @@ def test_numbers_are_ascii_digits_within_bounds(args: tuple[str, ...], fragment:
     assert_one_line_error(gametree(*args), fragment)
 
 
+@pytest.mark.parametrize(("game", "short", "long"), [
+    ("bones", "3 2", "take 3, take 2"),
+    ("subtraction", "3 4", "take 3; TAKE 4"),
+])
+def test_moves_are_written_as_at_the_prompt(game: str, short: str, long: str) -> None:
+    by_number, by_words = (json_of("solve", game, "--moves", moves) for moves in (short, long))
+    assert {**by_words, "stats": None} == {**by_number, "stats": None}
+
+
 def test_moves_file_works_for_any_game(tmp_path: Path) -> None:
     moves_file = tmp_path / "ttt.txt"
     moves_file.write_text("1,1\n1,1 0,1\n", encoding="utf-8")

@@ -8,7 +8,7 @@ a multiple of 4 (seed 001: a heap of 6 is a first-player win, 8 a loss).
 from __future__ import annotations
 
 from ..registry import GameOption, GameSpec
-from .subtraction import NOTATION, SubtractionGame, parse_heap
+from .subtraction import NOTATION, SubtractionGame, parse_heap, split_moves
 
 BONES_TAKES = (1, 2, 3)
 """How many bones a move may take."""
@@ -27,6 +27,7 @@ SPEC = GameSpec(
     summary="the Game of Bones (seed 001): take 1, 2 or 3 bones; who cannot take loses",
     notation=NOTATION,
     build=build,
+    split_moves=split_moves,
     options=(
         GameOption("heap", "bones in the heap at the start", parse_heap, DEFAULT_HEAP,
                    metavar="N"),

@@ -14,6 +14,7 @@ A state is the tuple ``(heap, player to move)``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -143,12 +144,21 @@ def build(heap: int = 21, takes: tuple[int, ...] = (3, 4, 5)) -> SubtractionGame
 
 NOTATION = "the number of counters to take (3), or take 3"
 
+MOVE_TOKEN = re.compile(r"take\s+[^\s;,]+|[^\s;,]+", re.IGNORECASE)
+"""One move of a ``--moves`` text: ``take 3`` or ``3`` (the same texts as at the prompt)."""
+
+
+def split_moves(text: str) -> list[str]:
+    """Split a ``--moves`` text into moves: ``"3 take 4, 5"`` -> ``["3", "take 4", "5"]``."""
+    return MOVE_TOKEN.findall(text)
+
 SPEC = GameSpec(
     name="subtraction",
     summary="a subtraction game (seed 002): take an allowed number from a heap; "
             "who cannot move loses",
     notation=NOTATION,
     build=build,
+    split_moves=split_moves,
     options=(
         GameOption("heap", "counters in the heap at the start", parse_heap, 21, metavar="N"),
         GameOption("takes", "the numbers a move may take", parse_takes, (3, 4, 5),
