@@ -116,6 +116,16 @@ def test_a_chain_too_deep_for_the_recursion_is_refused_with_its_depth() -> None:
         search(tree, algorithm="minimax")  # two frames a ply
 
 
+def test_a_budgeted_search_too_deep_for_the_recursion_answers_its_deepest_iteration() -> None:
+    chain = {f"N{index}": [f"N{index + 1}"] for index in range(5000)}
+    tree = GameTree.from_mapping("N0", chain, {"N5000": 3})
+    # Budgets far beyond what the chain needs: the recursion limit ends the deepening first.
+    for result in (search(tree, nodes=10**8), search(tree, algorithm="minimax", time=600)):
+        assert result.depth is not None and 100 < result.depth < 1000
+        assert result.stats.depth_reached == result.depth
+        assert result.stats.stopped_by is None and result.value == 0 and not result.complete
+
+
 def test_moves_are_parsed_by_name_label_or_number() -> None:
     tree = GameTree.from_mapping("A", {"A": {"a1": "B", "a2": "C"}}, {"B": 1, "C": 2})
     assert tree.parse_move(0, "a2") == tree.node("C")

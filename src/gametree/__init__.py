@@ -14,7 +14,7 @@ tier (the compiled engine when the game has a kernel); see :mod:`gametree.servic
 """
 
 from .check import CheckReport, check_game
-from .game import ContractError, Game, GameError, IllegalMoveError, PositionError
+from .game import ContractError, Game, GameError, IllegalMoveError, PositionError, TooDeepError
 from .games.tree import GameTree, load_tree
 from .options import EngineTuning, SearchOptions
 from .reference import alphabeta, minimax, negamax
@@ -41,6 +41,7 @@ __all__ = [
     "SearchResult",
     "SearchSession",
     "SearchStats",
+    "TooDeepError",
     "TraceEvent",
     "Tracer",
     "Value",

@@ -75,6 +75,10 @@ class ContractError(GameError):
     """A game broke the contract: for example a state with no moves that is not finished."""
 
 
+class TooDeepError(ValueError):
+    """A search without a depth limit went deeper than Python's recursion allows."""
+
+
 class Game(ABC, Generic[S, M]):
     """A two-player, turn-based, perfect-information game.
 
@@ -264,8 +268,8 @@ def search_too_deep(game: Game[S, M], state: S, depth: int) -> Exception:
         if key in seen:
             return _never_ends(game, state, texts)
         seen.add(key)
-    return ValueError(f"the game goes deeper than Python's recursion limit allows (about "
-                      f"{depth} plies); search it with a depth limit")
+    return TooDeepError(f"the game goes deeper than Python's recursion limit allows (about "
+                        f"{depth} plies); search it with a depth limit")
 
 
 def _never_ends(game: Game[S, M], state: S, texts: list[str]) -> ContractError:

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from .algorithms import ALGORITHMS, ENGINE
 from .engine.engine import Engine
 from .engine.report import Iteration
-from .game import Game, check_line, search_too_deep
+from .game import Game, TooDeepError, check_line, search_too_deep
 from .options import OptionError, SearchOptions
 from .reference.deepening import deepening
 from .result import SearchResult, SearchStats, Tier
@@ -329,7 +329,18 @@ class _ReferencePlan(_Plan[S, M]):
         if options.time is None:
             return self._run(root, options.depth)
         totals = SearchStats(iterations=0)
-        steps = list(self._deepening(root, totals))
+        steps = []
+        try:
+            for step in self._deepening(root, totals):
+                steps.append(step)
+        except TooDeepError:
+            if not steps:
+                raise
+            # As deep as Python's recursion allows: the deepest completed depth answers.
+            totals.stopped_by = None
+            result, last = steps[-1]
+            return replace(result, stats=replace(totals, seconds=last.seconds),
+                           depth=last.depth)
         result, last = steps[-1]
         # As the engines report it: the depth asked for, or the deepest completed when the
         # budget ended the deepening first.

@@ -360,7 +360,10 @@ class Engine(Generic[S, M]):
             try:
                 found = self._iteration(run, depth)
             except RecursionError:
-                raise search_too_deep(game, root, sys.getrecursionlimit() - 100) from None
+                if run.last is None or not run.iterative:
+                    raise search_too_deep(game, root, sys.getrecursionlimit() - 100) from None
+                run.stop = "depth"  # as deep as Python can search: the deepest completed answers
+                return
             except SearchStopped as stopped:
                 run.stop = "time" if stopped.reason == "time" else "nodes"
                 partial = self._partial_report(run, depth)
@@ -548,7 +551,9 @@ class Engine(Generic[S, M]):
             clock.perf_counter() - run.started)
         # The depth of the search the answer comes from: the one asked for, or the deepest
         # completed when a budget ended the search first.
-        depth = report.depth if stopped is not None else requested
+        # (No depth asked, yet stopped by depth: by the deepest Python's recursion allows.)
+        depth = report.depth if stopped is not None or (
+            run.stop == "depth" and requested is None) else requested
         return SearchResult(
             report.best_move, report.value, moves, report.pv, stats, ALGORITHM, "python",
             depth, self.by_distance and not run.weak, report.outcome,
