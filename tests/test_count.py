@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from gametree.count import count
+from gametree.count import CountTooLargeError, count
 from gametree.game import Game
 from gametree.games.connect4 import ConnectFour
 from gametree.games.nim import Nim
@@ -86,3 +86,9 @@ def test_tree_leaves_end_sequences() -> None:
 def test_bad_depth_is_refused() -> None:
     with pytest.raises(ValueError, match="non-negative"):
         count(MNKGame(), depth=-1)
+
+
+def test_a_count_beyond_its_position_limit_stops_with_a_clear_error() -> None:
+    assert count(MNKGame(), max_positions=5478).positions == 5478  # exactly enough
+    with pytest.raises(CountTooLargeError, match=r"more than 5,477 distinct positions by depth"):
+        count(MNKGame(), max_positions=5477)

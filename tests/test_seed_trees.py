@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from gametree import GameTree, SearchResult, Tracer, alphabeta, minimax, negamax
-from gametree.trace import TraceEvent, format_log
+from gametree.trace import TraceEvent, TraceTooLongError, format_log
 
 SEED_000_LEAVES = "10 11 9 11 14 15 13 14 5 2 4 1 3 22 20 21"
 SEED_000_LABELS = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O"]
@@ -200,3 +200,16 @@ def test_aima_fig52_exact_root_values() -> None:
     result = alphabeta(tree, exact_root=True)
     assert [(tree.format_move(0, entry.move), entry.value) for entry in result.moves] == [
         ("a1", 3), ("a2", 2), ("a3", 2)]
+
+
+def test_a_trace_longer_than_its_tracer_keeps_stops_the_search() -> None:
+    tree = GameTree.from_leaves("3 5 2 9 12 5 23 23")
+    assert len(_events_of(tree, None)) == len(_events_of(tree, 200))
+    with pytest.raises(TraceTooLongError, match="past 10 events"):
+        _events_of(tree, 10)
+
+
+def _events_of(tree: GameTree, max_events: int | None) -> list[TraceEvent]:
+    tracer: Tracer[Any, Any] = Tracer(tree, max_events=max_events)
+    alphabeta(tree, tracer=tracer)
+    return tracer.events

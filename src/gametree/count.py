@@ -127,10 +127,22 @@ class CountResult:
         }
 
 
-def count(game: Game[S, M], state: S | None = None, *, depth: int | None = None) -> CountResult:
+MAX_POSITIONS = 4_000_000
+"""The most distinct positions a count keeps (every one is remembered, to count it once):
+roughly 1 GB for states of a few small tuples. A count that would need more stops with
+:class:`CountTooLargeError` rather than take the machine's memory."""
+
+
+class CountTooLargeError(ValueError):
+    """A count would remember more distinct positions than it may."""
+
+
+def count(game: Game[S, M], state: S | None = None, *, depth: int | None = None,
+          max_positions: int = MAX_POSITIONS) -> CountResult:
     """Count sequences and positions from ``state`` (default: the start), ply by ply.
 
-    ``depth`` stops after that many plies; ``None`` goes to the end of the game.
+    ``depth`` stops after that many plies; ``None`` goes to the end of the game. Raises
+    :class:`CountTooLargeError` once more than ``max_positions`` distinct positions are met.
     """
     check_depth(depth)
     started = time.perf_counter()
@@ -162,6 +174,11 @@ def count(game: Game[S, M], state: S | None = None, *, depth: int | None = None)
             for move in moves:
                 child = game.play(position, move)
                 following[child] = following.get(child, 0) + ways
+            if len(seen) + len(following) > max_positions:
+                raise CountTooLargeError(
+                    f"the count meets more than {max_positions:,} distinct positions by depth "
+                    f"{ply + 1}, more than it keeps in memory: count to a smaller depth "
+                    f"(--depth {ply})")
         depths.append(DepthCount(ply, sequences, len(layer), ended, first_wins, second_wins,
                                  draws))
         if not expand:

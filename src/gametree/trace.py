@@ -98,6 +98,15 @@ class NodeLabels(Protocol[S_contra]):
         ...
 
 
+MAX_EVENTS = 2_000_000
+"""The most events a tracer records by default (about 400 MB): a trace is read by a person,
+and longer ones only fill the memory."""
+
+
+class TraceTooLongError(ValueError):
+    """A traced search made more events than its tracer keeps."""
+
+
 class Tracer(Generic[S, M]):
     """Collects the events of one search and optionally forwards each one as it happens.
 
@@ -111,8 +120,13 @@ class Tracer(Generic[S, M]):
         *,
         on_event: Callable[[TraceEvent], None] | None = None,
         keep: bool = True,
+        max_events: int | None = MAX_EVENTS,
     ) -> None:
+        """``keep``: remember the events in :attr:`events`; ``on_event``: also hand each one
+        over as it happens; ``max_events``: stop the search with :class:`TraceTooLongError`
+        after that many (``None``: no limit)."""
         self.enabled = game is not None
+        self._left = self._limit = max_events
         self._game = game
         label = getattr(game, "node_label", None)
         self._label: Callable[[Any], str] | None = label if callable(label) else None
@@ -195,6 +209,12 @@ class Tracer(Generic[S, M]):
     # -- helpers -----------------------------------------------------------------------------
 
     def _emit(self, event: TraceEvent) -> None:
+        if self._left is not None:
+            if self._left == 0:
+                raise TraceTooLongError(
+                    f"the trace goes past {self._limit:,} events, more than it "
+                    f"keeps: trace a smaller search (a smaller --depth or position)")
+            self._left -= 1
         if self._keep:
             self.events.append(event)
         if self._on_event is not None:

@@ -23,6 +23,7 @@ its (perfect) static evaluator.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable
 from functools import reduce
 from operator import xor
@@ -51,8 +52,13 @@ LONG_MOVE = re.compile(r"^\s*take\s+([0-9]+)\s+(?:sticks?\s+)?from\s+row\s+([0-9
 MOVE_TOKEN = re.compile(r"take\s+[0-9]+\s+(?:sticks?\s+)?from\s+row\s+[0-9]+|[^\s;,]+",
                         re.IGNORECASE)
 
-MEMO_LIMIT = 1 << 20
-"""The most entries each memo table (moves, keys) keeps."""
+MEMO_BYTES = 64 << 20
+"""The most memory each memo table (moves, keys) of a game takes, roughly (64 MiB): once full,
+it keeps what it has and computes the rest afresh."""
+
+_ENTRY_OVERHEAD = 100
+"""Bytes a dict entry costs beyond its key and value objects (the slot and its share of the
+table), for :data:`MEMO_BYTES`."""
 
 ESTIMATE = 1
 """The size of :meth:`Nim.evaluate`'s estimates: a small number, far from any proven value."""
@@ -89,6 +95,10 @@ class Nim(Game[NimState, tuple[int, int]]):
         # Memo tables (pure functions of the rows): the search asks about the same rows often.
         self._moves_memo: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
         self._key_memo: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._memo_bytes = [0, 0]  # what each memo holds, roughly: moves, keys
+        # Each (row, count) move once: the memo's tuples of moves share them.
+        self._move_pairs = {(row, count): (row, count) for row, size in enumerate(sizes)
+                            for count in range(1, size + 1)}
 
     def initial_state(self) -> NimState:
         """The full rows, the first player to move."""
@@ -109,9 +119,12 @@ class Nim(Game[NimState, tuple[int, int]]):
         legal = self._moves_memo.get(rows)
         if legal is None:
             most = max(rows, default=0)
-            legal = tuple((row, count) for count in range(most, 0, -1)
+            pairs = self._move_pairs
+            legal = tuple(pairs[row, count] for count in range(most, 0, -1)
                           for row, size in enumerate(rows) if size >= count)
-            if len(self._moves_memo) < MEMO_LIMIT:
+            cost = sys.getsizeof(rows) + sys.getsizeof(legal) + _ENTRY_OVERHEAD
+            if self._memo_bytes[0] + cost <= MEMO_BYTES:
+                self._memo_bytes[0] += cost
                 self._moves_memo[rows] = legal
         return legal
 
@@ -143,7 +156,9 @@ class Nim(Game[NimState, tuple[int, int]]):
         canonical = self._key_memo.get(rows)
         if canonical is None:
             canonical = tuple(sorted(size for size in rows if size))
-            if len(self._key_memo) < MEMO_LIMIT:
+            cost = sys.getsizeof(rows) + sys.getsizeof(canonical) + _ENTRY_OVERHEAD
+            if self._memo_bytes[1] + cost <= MEMO_BYTES:
+                self._memo_bytes[1] += cost
                 self._key_memo[rows] = canonical
         return (state[1], canonical)
 
