@@ -54,8 +54,6 @@ from gametree.compiled.cache import (
 NAME = "bones 1,2,3"
 SOLVE = ("solve", "bones", "--heap", "7", "--json")
 
-pytestmark = pytest.mark.slow
-
 
 def gametree(cache: Path, *args: str, prefix: tuple[str, ...] = (),
              python: tuple[str, ...] = ("-m", "gametree")) -> subprocess.CompletedProcess[str]:
@@ -160,6 +158,7 @@ def delete(cache: Path) -> str:
     return f"{len(listed[::3])} of its {len(listed)} files are missing"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", [truncate, garble, delete])
 def test_a_damaged_cache_is_said_in_one_line_then_compiled_again(
         damage: Callable[[Path], str], compiled: Compiled, tmp_path: Path) -> None:
@@ -175,6 +174,7 @@ def test_a_damaged_cache_is_said_in_one_line_then_compiled_again(
     assert list(temporary(cache).iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_damaged_part_that_escapes_the_check_is_compiled_again(
         compiled: Compiled, tmp_path: Path) -> None:
     # Damaged machine code under a manifest that agrees with it: numba itself fails to read
@@ -195,6 +195,7 @@ def test_a_damaged_part_that_escapes_the_check_is_compiled_again(
     assert_loads_silently(compiled, cache)
 
 
+@pytest.mark.slow
 def test_the_check_names_what_is_wrong(compiled: Compiled, tmp_path: Path) -> None:
     cache = copy(compiled, tmp_path)
     module = module_of(cache)
@@ -283,6 +284,7 @@ def read_only(tree: Path) -> Iterator[tuple[str, ...]]:
             path.chmod(stat.S_IMODE(path.stat().st_mode) | 0o200)
 
 
+@pytest.mark.slow
 def test_an_unreadable_file_is_damage(compiled: Compiled, tmp_path: Path) -> None:
     cache = copy(compiled, tmp_path)
     [data] = [path for path in machine_code(module_of(cache)) if ".negamax-" in path.name
@@ -303,6 +305,7 @@ def test_an_unreadable_file_is_damage(compiled: Compiled, tmp_path: Path) -> Non
     assert_loads_silently(compiled, cache)
 
 
+@pytest.mark.slow
 def test_a_read_only_cache_is_used_without_compiling(compiled: Compiled,
                                                      tmp_path: Path) -> None:
     cache = copy(compiled, tmp_path)
@@ -315,6 +318,7 @@ def test_a_read_only_cache_is_used_without_compiling(compiled: Compiled,
     assert list(temporary(cache).iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_damaged_read_only_cache_is_compiled_in_memory(compiled: Compiled,
                                                          tmp_path: Path) -> None:
     cache = copy(compiled, tmp_path)
@@ -414,6 +418,7 @@ def on_a_full_disk(cache: Path, room: int, full: Path) -> tuple[subprocess.Compl
     return run, [str(Path(path).relative_to(cache)) for path in left]
 
 
+@pytest.mark.slow
 def test_a_full_disk_compiles_for_this_process_only(compiled: Compiled, tmp_path: Path) -> None:
     cache = fresh(tmp_path)
     run, left = on_a_full_disk(cache, 16, cache)  # not even the engine module fits
@@ -426,6 +431,7 @@ def test_a_full_disk_compiles_for_this_process_only(compiled: Compiled, tmp_path
     assert list(temporary(cache).iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_disk_that_fills_during_the_compile(compiled: Compiled, tmp_path: Path) -> None:
     cache = fresh(tmp_path)
     # The engine module fits, numba's machine code does not.
@@ -455,6 +461,7 @@ def test_module_names_stay_short_whatever_the_kernel_name() -> None:
     assert len(name) <= len(MODULE_PREFIX) + SLUG_LENGTH + 1 + len(digest)
 
 
+@pytest.mark.slow
 def test_many_or_long_takes_never_give_a_file_name_too_long(tmp_path: Path) -> None:
     cache = fresh(tmp_path)
     takes = ",".join(map(str, range(1, 201)))

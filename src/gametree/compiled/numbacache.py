@@ -41,12 +41,10 @@ from .cache import write_manifest
 
 # numba's classes, as Any: whether mypy sees their types depends on numba's version.
 _numba_caching: Any = numba.core.caching
+_SourceFileBacked: Any = _numba_caching._SourceFileBackedLocatorMixin
 
 
-_Mixin: Any = _numba_caching._SourceFileBackedLocatorMixin
-
-
-class KernelLocator(_Mixin, _numba_caching._CacheLocator):  # type: ignore[misc]
+class KernelLocator(_SourceFileBacked, _numba_caching._CacheLocator):  # type: ignore[misc]
     """numba's cache locator for the functions of a generated engine module: the
     ``__pycache__`` directory beside the module, whether or not it can be written (numba's
     ``ensure_cache_path`` checks that before each save, and :class:`KernelCache` reports a save
@@ -68,6 +66,8 @@ class KernelLocator(_Mixin, _numba_caching._CacheLocator):  # type: ignore[misc]
 
 
 class _KernelCacheImpl(_numba_caching.CompileResultCacheImpl):  # type: ignore[misc]
+    # numba's list of locators to try, for these functions: only ours. (numba's
+    # NUMBA_CACHE_LOCATOR_CLASSES would replace it; the manifest then lists no files.)
     _locator_classes = [KernelLocator]  # noqa: RUF012 - numba's class attribute
 
 
