@@ -35,6 +35,17 @@ from disk. A process that needs a kernel while another one compiles it waits for
 (a lock file beside the generated module, :class:`gametree.compiled.cache.CompileLock`), says
 so through the same listener, then loads it. :mod:`gametree.compiled.cache` lists and clears
 the compiled kernels.
+
+A cache never fails a command. Before a cached kernel is loaded, its files are checked against
+the manifest written when its compile ended (:func:`gametree.compiled.cache.check_files`): a
+kernel with a missing, truncated or garbled file is announced as damaged, in the one line that
+also announces its compile, and compiled again in place (its old files deleted first, under the
+compile lock). A cache that cannot be written is still read (numba is told where, by
+:mod:`gametree.compiled.numbacache`), and a kernel it lacks, or one that cannot be saved (a full
+disk), is compiled in memory for the process alone: nothing is written anywhere, no temporary
+directory is left behind. What slips past the check is caught where numba reads or writes the
+cache (:class:`gametree.compiled.numbacache.KernelCache`): reported in one line, compiled again
+or kept in memory, never raised.
 """
 
 from __future__ import annotations
@@ -43,26 +54,34 @@ import contextlib
 import hashlib
 import importlib.util
 import itertools
+import linecache
 import os
 import sys
-import tempfile
 import threading
 import types
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import authoring
 from .cache import (
     LOCK_SUFFIX,
-    MODULE_PREFIX,
     READY_SUFFIX,
     CompileLock,
+    cache_directory,
+    check_files,
+    discard,
     header,
     kernels_directory,
+    module_name,
+    write_manifest,
 )
 from .kernel import ONGOING, Kernel, _is_dispatcher
+
+if TYPE_CHECKING:
+    from .numbacache import CacheGuard  # imports numba: only when a kernel is built
 
 _TEMPLATE = Path(__file__).with_name("_engine.py")
 _BEGIN = "# BEGIN KERNEL BINDING"
@@ -102,7 +121,8 @@ def _module_source(kernel: Kernel) -> str:
 def _binding_stub() -> str:
     """The text that replaces the template's binding block: the kernel arrives as a dict."""
     return ("# Kernel binding: the functions and constants of one kernel game, set by\n"
-            "# gametree.compiled.build before this module runs.\n"
+            "# gametree.compiled.build before this module runs, and the njit of\n"
+            "# gametree.compiled.numbacache, which caches through gametree (cache format 2).\n"
             "globals().update(__gametree_binding__)  # noqa: F821\n")
 
 
@@ -120,10 +140,6 @@ def _identity(kernel: Kernel, source: str) -> str | None:
         return None
     digest = hashlib.sha256(f"{kernel_id}\n{numba.__version__}\n{source}".encode())
     return digest.hexdigest()[:16]
-
-
-def _slug(name: str) -> str:
-    return "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_") or "kernel"
 
 
 def _default_key(state: int) -> int:
@@ -183,8 +199,11 @@ class Isolator:
         twin.__qualname__ = original.__qualname__
         twin.__doc__ = original.__doc__
         twin.__module__ = self.module_name
+        # nopython: njit implies it (and warns when told again). cache: a copy is compiled into
+        # the engine's functions, which are cached; cached alone, it would be written beside
+        # the original's file, outside gametree's cache.
         options = {name: value for name, value in getattr(function, "targetoptions", {}).items()
-                   if name != "nopython"}  # njit implies it (and warns when told again)
+                   if name not in ("nopython", "cache")}
         copy = numba_module().njit(**options)(twin)
         self._copies[id(original)] = (original, copy)
         return copy
@@ -240,96 +259,227 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
     return bound
 
 
+@dataclass
+class _Plan:
+    """Where one kernel's engine module comes from, as :func:`engine_module` decided."""
+
+    cache: Path
+    """The cache directory (for messages)."""
+
+    path: Path | None
+    """The generated module's file in the cache; None when it is compiled in memory, for this
+    process only (nothing is written anywhere)."""
+
+    ready: bool = False
+    """True when the cache holds the kernel, intact: it is loaded, not compiled."""
+
+    notice: str = ""
+    """What to announce before compiling (when not ready)."""
+
+    lock: CompileLock | None = None
+    """The kernel's compile lock, held while this process compiles it into the cache."""
+
+    guard: CacheGuard | None = None
+    """What the module's functions met in the cache, once it is loaded (with a file)."""
+
+    def finish(self) -> None:
+        """The kernel compiled: mark it ready in the cache (its manifest), unless some of its
+        machine code could not be saved — then drop what was saved, so that the next process
+        compiles it afresh — and let waiting processes go on."""
+        if self.guard is not None and self.lock is not None:  # compiled into the cache
+            if self.guard.save_failure is None:
+                try:
+                    write_manifest(self.guard.module)
+                except OSError as error:
+                    self.guard.unsaved(error)
+                else:
+                    self.guard.ready = True
+            if not self.guard.ready:
+                self.abandon()
+        self.release()
+
+    def abandon(self) -> None:
+        """The kernel did not compile, or could not be saved: leave nothing of it in the
+        cache."""
+        if self.path is not None and self.lock is not None:  # files this process wrote
+            discard(self.path)
+            with contextlib.suppress(OSError):
+                self.lock.path.unlink()
+        self.release()
+
+    def release(self) -> None:
+        """Let processes waiting for this compile go on (idempotent)."""
+        lock, self.lock = self.lock, None
+        if lock is not None:
+            lock.release()
+
+
 def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
     """The compiled engine module of ``kernel``, and whether it still has to be compiled.
 
-    When the kernel is not in the cache yet, its rules are checked first
+    A kernel whose cached files are all there and intact (:func:`_damage`) is loaded without
+    anything of what follows: its entry points load from numba's cache on first call, even
+    from a cache that cannot be written. Otherwise its rules are checked first
     (:mod:`gametree.compiled.authoring`: a mistake is one :class:`KernelError` naming the
-    rule), the compile is announced (:func:`set_compile_listener`) and this process holds the
+    rule), the compile is announced in one line (:func:`set_compile_listener`; it also says
+    why when the cache was damaged or cannot take the kernel), and this process holds the
     kernel's compile lock until the caller's :func:`compiling` block ends, so that another
     process needing the same kernel waits (and says so) instead of compiling it too, then loads
-    it. A kernel in the cache is loaded without any of this: its entry points load from numba's
-    cache on first call. The second value is true when the caller must compile every entry
-    point now, inside :func:`compiling`.
+    it. What a damaged or interrupted compile left is deleted first. When the cache cannot take
+    the kernel (it cannot be written, the disk is full, the kernel cannot be identified), the
+    kernel is compiled in memory for this process only: nothing is written anywhere. The
+    second value is true when the caller must compile every entry point now, inside
+    :func:`compiling`.
     """
     source = _module_source(kernel)
     identity = _identity(kernel, source)
     with _lock:
         tag = identity or f"uncached{next(_uncached)}"  # an uncached kernel is always new
-        name = f"{MODULE_PREFIX}{_slug(kernel.name)}_{tag}"
+        name = module_name(kernel.name, tag)
         if identity is not None and name in _modules:
             module = _modules[name]
             return module, not module.__dict__["_gametree_ready"]
-        directory = kernels_directory()
-        cached = identity is not None and _writable(directory)
-        if cached:
-            where = f"once; cached in {directory.parent}"
-        else:
-            where = ("its source cannot be identified" if identity is None
-                     else f"{directory} cannot be written") + ", so it is not cached"
-            directory = Path(tempfile.mkdtemp(prefix="gametree-kernels-"))
-        path = directory / f"{name}.py"
-        ready = cached and _is_ready(path)
-        lock = None
-        if cached and not ready:
-            lock = CompileLock(path.with_suffix(LOCK_SUFFIX))
-            lock.acquire(on_wait=lambda: notify(waiting_message(kernel)))
-            ready = _is_ready(path)  # compiled by the process this one waited for
-            if ready:
-                lock.release()
-                lock = None
+        plan = _plan(kernel, name, source, identifiable=identity is not None)
         try:
-            module = _load(kernel, name, path, source, ready=ready, where=where)
+            module = _load(kernel, name, source, plan)
         except BaseException:
-            if not ready:  # a kernel that does not compile leaves nothing in the cache
-                for leftover in (path, path.with_suffix(LOCK_SUFFIX)):
-                    with contextlib.suppress(OSError):
-                        leftover.unlink()
-                if not cached:  # nor an empty temporary directory
-                    with contextlib.suppress(OSError):
-                        directory.rmdir()
-            if lock is not None:
-                lock.release()
+            plan.abandon()
             raise
-        module.__dict__.update(_gametree_ready=ready, _gametree_lock=lock)
+        module.__dict__.update(_gametree_ready=plan.ready, _gametree_plan=plan)
         _modules[name] = module
-        return module, not ready
+        return module, not plan.ready
+
+
+def _plan(kernel: Kernel, name: str, source: str, *, identifiable: bool) -> _Plan:
+    """Decide where the engine module of ``kernel`` comes from (see :func:`engine_module`);
+    when it is to be compiled into the cache, take its lock and write the module."""
+    cache = cache_directory()
+    folder = kernels_directory(cache)
+    path = folder / f"{name}.py"
+    label = f"the {kernel.name} kernel"
+    damage = None
+    if identifiable and _is_ready(path):
+        damage = _damage(path, source)
+        if damage is None:
+            return _Plan(cache, path, ready=True)
+    authoring.check_python_rules(kernel)  # no compiling: before the announcement
+    if not identifiable:
+        return _Plan(cache, None, notice=f"compiling {label} (its source cannot be "
+                                         "identified, so it is not cached)...")
+    if not _writable(folder):
+        if damage is not None:
+            return _Plan(cache, None, notice=f"{label} cached in {cache} is damaged ({damage}) "
+                                             f"and {folder} cannot be written: compiling it "
+                                             "for this process only...")
+        return _Plan(cache, None, notice=f"compiling {label} ({folder} cannot be written, so "
+                                         "it is not cached)...")
+    lock = CompileLock(path.with_suffix(LOCK_SUFFIX))
+    lock.acquire(on_wait=lambda: notify(waiting_message(kernel)))
+    plan = _Plan(cache, path, lock=lock)
+    try:
+        if _is_ready(path):  # compiled, or damaged, while this process waited for the lock
+            damage = _damage(path, source)
+            if damage is None:
+                plan.release()
+                return _Plan(cache, path, ready=True)
+        failed = discard(path)  # what a damaged or an interrupted compile left
+        if failed:
+            plan.release()
+            why = f"is damaged ({damage})" if damage is not None else "was left incomplete"
+            return _Plan(cache, None, notice=f"{label} cached in {cache} {why} and cannot be "
+                                             f"deleted ({failed[0]}): compiling it for this "
+                                             "process only...")
+        try:
+            _write(path, source)
+        except OSError as error:
+            plan.abandon()
+            return _Plan(cache, None, notice=f"compiling {label} for this process only (it "
+                                             f"cannot be saved in {cache}: "
+                                             f"{error.strerror or error})...")
+    except BaseException:
+        plan.release()
+        raise
+    plan.notice = (f"{label} cached in {cache} is damaged ({damage}): compiling it again..."
+                   if damage is not None else f"compiling {label} (once; cached in {cache})...")
+    return plan
+
+
+def _write(path: Path, source: str) -> None:
+    """Write the generated module: all of it or nothing (a concurrent reader sees the old
+    file or the new one, never half)."""
+    temporary = path.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(source.encode("utf-8"))
+        temporary.replace(path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
 
 
 def _is_ready(path: Path) -> bool:
-    return path.with_suffix(READY_SUFFIX).exists()
+    try:
+        return path.with_suffix(READY_SUFFIX).exists()
+    except OSError:  # a directory that cannot be searched: nothing usable there
+        return False
 
 
-def _load(kernel: Kernel, name: str, path: Path, source: str, *, ready: bool,
-          where: str) -> ModuleType:
-    """Write (if needed) and run the generated module ``name`` at ``path``; unless it is
-    ``ready`` in the cache, check the rules and announce the compile first."""
-    if not ready:
-        authoring.check_python_rules(kernel)  # no compiling: before the announcement
-        notify(f"compiling the {kernel.name} kernel ({where})...")
-    if not path.exists() or path.read_text(encoding="utf-8") != source:
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(source, encoding="utf-8")
-        temporary.replace(path)  # atomic: a concurrent process sees old or new, not half
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
+def _damage(path: Path, source: str) -> str | None:
+    """What is wrong with the kernel cached as the generated module ``path`` (a few words),
+    or None if it is whole: every file its manifest lists is there and unchanged (or, for an
+    index file numba added to, numba accepts it)."""
+    stamp: list[Any] = []
+
+    def accept_index(index: Path) -> bool:
+        from . import numbacache  # noqa: PLC0415 - imports numba, which loading needs anyway
+
+        if not stamp:
+            stamp.append(numbacache.source_stamp(path))
+        return numbacache.index_problem(index, stamp[0]) is None
+
+    return check_files(path, source, accept_index)
+
+
+def _load(kernel: Kernel, name: str, source: str, plan: _Plan) -> ModuleType:
+    """Run the generated module ``name`` (from its file in the cache, or from ``source`` in
+    memory); unless it is ready in the cache, announce the compile first."""
+    from . import numbacache  # noqa: PLC0415 - imports numba
+
+    if not plan.ready:
+        notify(plan.notice)
+    if plan.path is not None:
+        plan.guard = numbacache.CacheGuard(kernel.name, plan.path, plan.cache, notify,
+                                           ready=plan.ready)
+        spec = importlib.util.spec_from_file_location(name, plan.path)
+        filename = str(plan.path)
+    else:
+        # Nothing on disk: the source is registered with linecache, for numba's messages.
+        filename = f"<{name}>"
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        spec = importlib.util.spec_from_loader(name, loader=None, origin=filename)
+    assert spec is not None
     module = importlib.util.module_from_spec(spec)
     bound = binding(kernel, Isolator(name))
-    module.__dict__.update(__gametree_binding__=bound, _gametree_path=path,
-                           _gametree_kernel=kernel)
+    # The module's njit caches through gametree (numbacache), or not at all in memory.
+    namespace = {**bound, "njit": numbacache.engine_jit(plan.guard)}
+    module.__dict__.update(__gametree_binding__=namespace, _gametree_kernel=kernel)
     # numba names the module of every function it compiles by looking it up in sys.modules,
     # and rebuilds a cached function's environment by importing that module by name: the
     # module must be there before anything of this kernel is compiled.
     sys.modules[name] = module
     try:
-        if not ready:
+        if not plan.ready:
             # Each rule alone, so that numba's complaint belongs to one rule; the engine then
             # reuses their machine code.
             authoring.check_compiled_rules(kernel, bound)
-        spec.loader.exec_module(module)  # compiles (or loads) negamax: it has a signature
+        # Compiles (or loads) negamax: it has a signature.
+        if spec.loader is not None:
+            spec.loader.exec_module(module)
+        else:
+            exec(compile(source, filename, "exec"), module.__dict__)
     except Exception as error:
         del sys.modules[name]
-        if not ready and authoring.is_numba_error(error):
+        if not plan.ready and authoring.is_numba_error(error):
             raise authoring.engine_error(kernel, bound, error) from None
         raise
     return module
@@ -350,12 +500,14 @@ def waiting_message(kernel: Kernel) -> str:
 def compiling(module: ModuleType) -> Iterator[None]:
     """The block in which the caller of :func:`engine_module` compiles every entry point of
     ``module`` (when it said so): on success the kernel is marked ready in the cache; numba's
-    errors become one :class:`KernelError`; and, however the block ends, processes waiting
-    for this compile go on."""
+    errors become one :class:`KernelError` (and the kernel leaves nothing in the cache); and,
+    however the block ends, processes waiting for this compile go on."""
+    plan: _Plan = module.__dict__["_gametree_plan"]
     try:
         try:
             yield
         except Exception as error:
+            plan.abandon()
             if authoring.is_numba_error(error):
                 raise authoring.engine_error(module.__dict__["_gametree_kernel"],
                                              module.__dict__["__gametree_binding__"],
@@ -363,20 +515,12 @@ def compiling(module: ModuleType) -> Iterator[None]:
             raise
         mark_ready(module)
     finally:
-        _release(module)
+        plan.release()
 
 
 def mark_ready(module: ModuleType) -> None:
-    """Record that every entry point of ``module`` is compiled and in numba's cache, and let
-    processes waiting for this compile go on."""
+    """Record that every entry point of ``module`` is compiled and in numba's cache (the
+    kernel's manifest; unless some of it could not be saved), and let processes waiting for
+    this compile go on."""
     module.__dict__["_gametree_ready"] = True
-    path: Path = module.__dict__["_gametree_path"]
-    with contextlib.suppress(OSError):
-        path.with_suffix(READY_SUFFIX).write_text("")
-    _release(module)
-
-
-def _release(module: ModuleType) -> None:
-    lock: CompileLock | None = module.__dict__.pop("_gametree_lock", None)
-    if lock is not None:
-        lock.release()
+    module.__dict__["_gametree_plan"].finish()

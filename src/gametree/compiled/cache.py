@@ -9,6 +9,15 @@ Every compiled kernel is a generated engine module in the cache's ``kernels`` di
     kernels/_gametree_engine_<kernel>_<digest>.lock    held while a process compiles the kernel
     kernels/__pycache__/_gametree_engine_<kernel>_<digest>.*   numba's machine code (and index)
 
+``<kernel>`` is the kernel's name made safe for a file name and cut to :data:`SLUG_LENGTH`
+characters, so that the files' names stay short (every name is well within the 255 bytes file
+systems allow) whatever the kernel's name; the digest tells kernels apart.
+
+The ``.ready`` marker is a *manifest*: the names of numba's files at the end of the compile and
+the CRC-32 of each (the checksum of zip files: it catches truncated, garbled or replaced files
+in a fraction of a millisecond), so that a later process can tell a complete cache from a
+damaged one (:func:`check_files`) before numba reads a byte of it.
+
 This module only handles files: it never imports numba, so ``gametree cache info`` and
 ``gametree cache clear`` start at once.
 """
@@ -18,9 +27,11 @@ from __future__ import annotations
 import ast
 import contextlib
 import errno
+import json
 import os
 import re
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +54,12 @@ MODULE_PREFIX = "_gametree_engine_"
 
 READY_SUFFIX = ".ready"
 LOCK_SUFFIX = ".lock"
+
+SLUG_LENGTH = 40
+"""The most characters of the kernel's name that a generated module's name keeps."""
+
+MANIFEST_FORMAT = 1
+"""The version of the ``.ready`` manifest's layout."""
 
 HEADER = "# gametree: the compiled engine of the kernel "
 """The generated module's first line: this text, then the kernel's name as a Python string."""
@@ -68,6 +85,17 @@ def kernels_directory(cache: Path | None = None) -> Path:
 def header(kernel_name: str) -> str:
     """The first line of the engine module generated for the kernel ``kernel_name``."""
     return f"{HEADER}{kernel_name!r}\n"
+
+
+def module_name(kernel_name: str, tag: str) -> str:
+    """The name of the engine module generated for the kernel ``kernel_name`` with the digest
+    ``tag``: ``_gametree_engine_connect4_7x6_<digest>``. The kernel's part keeps ASCII letters
+    and digits (other runs of characters become one ``_``) and at most :data:`SLUG_LENGTH` of
+    them, so the name is short whatever the kernel's name (a subtraction game with a hundred
+    takes has them all in its name)."""
+    slug = re.sub(r"[^a-z0-9]+", "_", kernel_name.lower()).strip("_")
+    slug = slug[:SLUG_LENGTH].rstrip("_") or "kernel"
+    return f"{MODULE_PREFIX}{slug}_{tag}"
 
 
 # -- what is in the cache ------------------------------------------------------------------
@@ -262,6 +290,117 @@ def format_size(size: int) -> str:
         if value < 1024 or unit == "GiB":
             break
     return f"{value:.1f} {unit}"
+
+
+# -- a kernel's files: complete or damaged ---------------------------------------------------
+
+
+def machine_code(module: Path) -> list[Path]:
+    """numba's files for the generated module at ``module`` (in the ``__pycache__`` beside
+    it), without the temporary files of a save in progress."""
+    return sorted(file for file in _files(module.parent / "__pycache__")
+                  if _belongs_to(file, module.stem) and ".tmp." not in file.name)
+
+
+def write_manifest(module: Path) -> None:
+    """Mark the kernel of the generated module ``module`` ready: its ``.ready`` manifest names
+    numba's files for it, with the CRC-32 of each. Raises ``OSError`` if it cannot be written;
+    a reader never sees half of it."""
+    files = {file.name: zlib.crc32(file.read_bytes()) for file in machine_code(module)}
+    text = json.dumps({"format": MANIFEST_FORMAT, "files": files}, indent=0, sort_keys=True)
+    marker = module.with_suffix(READY_SUFFIX)
+    temporary = module.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(marker)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+
+
+def _manifest(module: Path) -> dict[str, int] | str:
+    """The files the ``.ready`` manifest of ``module`` lists, or what is wrong with it."""
+    try:
+        text = module.with_suffix(READY_SUFFIX).read_text(encoding="utf-8")
+    except OSError as error:
+        return f"its list of files cannot be read ({error.strerror or error})"
+    except UnicodeDecodeError:
+        text = ""
+    with contextlib.suppress(ValueError):
+        document = json.loads(text)
+        files = document.get("files") if isinstance(document, dict) else None
+        if (document.get("format") == MANIFEST_FORMAT and isinstance(files, dict)
+                and all(isinstance(name, str) and _belongs_to(Path(name), module.stem)
+                        and "/" not in name and isinstance(checksum, int)
+                        for name, checksum in files.items())):
+            return files
+    return "its list of files is damaged"
+
+
+def check_files(module: Path, source: str,
+                accept_index: Callable[[Path], bool]) -> str | None:
+    """What is wrong with the cached kernel of the generated module ``module``, in a few words
+    for a one-line message (``3 of its 36 files are missing``), or None if it is intact: the
+    module holds ``source``, its manifest is whole, and every file it lists is there with its
+    checksum — except that numba adds to an index file when it compiles a function for new
+    argument types, so an index file whose checksum changed is asked about: ``accept_index``
+    reads it as numba would (:func:`gametree.compiled.numbacache.index_problem`)."""
+    try:
+        written = module.read_bytes()
+    except FileNotFoundError:
+        return "its engine module is missing"
+    except OSError as error:
+        return f"its engine module cannot be read ({error.strerror or error})"
+    if written != source.encode("utf-8"):
+        return "its engine module was changed"
+    files = _manifest(module)
+    if isinstance(files, str):
+        return files
+    folder = module.parent / "__pycache__"
+    missing = changed = 0
+    unreadable: list[str] = []
+    for name, checksum in files.items():
+        path = folder / name
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            missing += 1
+            continue
+        except OSError as error:
+            unreadable.append(error.strerror or str(error))
+            continue
+        if zlib.crc32(data) != checksum and not (path.suffix == ".nbi" and accept_index(path)):
+            changed += 1
+    problems = [f"{number} {'is' if number == 1 else 'are'} {state}"
+                for number, state in ((missing, "missing"), (changed, "damaged"),
+                                      (len(unreadable), "unreadable")) if number]
+    if unreadable:
+        problems[-1] += f" ({unreadable[0]})"
+    if problems:
+        first, _, state = problems[0].partition(" ")
+        problems[0] = f"{first} of its {len(files)} files {state}"
+        return ", ".join(problems)
+    return None
+
+
+def discard(module: Path) -> list[str]:
+    """Delete the files of the generated module ``module`` (its lock file stays: the caller
+    may hold it): the ``.ready`` marker first, so that no process trusts what remains. Returns
+    what could not be deleted (``path: reason``)."""
+    failed = []
+    folder = module.parent
+    others = [file for file in _files(folder) + _files(folder / "__pycache__")
+              if _belongs_to(file, module.stem)
+              and file.suffix not in (READY_SUFFIX, LOCK_SUFFIX)]
+    for file in [module.with_suffix(READY_SUFFIX), *others]:
+        try:
+            file.unlink()
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            failed.append(f"{file}: {error.strerror or error}")
+    return failed
 
 
 # -- one compile at a time -----------------------------------------------------------------

@@ -21,6 +21,9 @@ from .subtraction import SubtractionGame
 MAX_PLIES = 5_000
 """The longest game the kernel accepts (the compiled search recurses once per ply)."""
 
+MAX_TAKE = 2**62
+"""The largest take the kernel holds: its takes are 64-bit integers in the compiled code."""
+
 
 def rules(*, takes: tuple[int, ...] = (3, 4, 5),
           jit: Callable[..., Any] = plain) -> Rules:
@@ -66,6 +69,8 @@ def rules(*, takes: tuple[int, ...] = (3, 4, 5),
 def kernel(heap: int, takes: tuple[int, ...], name: str = "subtraction") -> Kernel:
     """The compiled form of the subtraction game from a heap of ``heap`` with ``takes``."""
     amounts = tuple(sorted(set(takes)))
+    if amounts[-1] > MAX_TAKE:
+        raise KernelError(f"the compiled form holds takes up to 2**62; {amounts[-1]} is larger")
     plies = heap // amounts[0] + 1
     if plies > MAX_PLIES:
         raise KernelError(f"the compiled form searches games of at most {MAX_PLIES} plies; a "
