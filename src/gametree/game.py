@@ -223,13 +223,15 @@ def checked_player(game: Game[S, M], state: S) -> int:
     return player
 
 
-def check_root(game: Game[S, M], state: S) -> None:
-    """Raise :class:`ContractError` if ``state``, where a search starts, breaks the contract in
-    a way the search would otherwise misread: a player that is not 0 or 1, or a state (or key)
-    that cannot be hashed, as a transposition table needs."""
+def check_root(game: Game[S, M], state: S) -> Hashable:
+    """``state``'s key; :class:`ContractError` if ``state``, where a search starts, breaks the
+    contract in a way the search would otherwise misread: a player that is not 0 or 1, or a
+    state (or key) that cannot be hashed, as a transposition table needs."""
     checked_player(game, state)
     try:
-        hash(game.key(state))
+        key = game.key(state)
+        hash(key)
+        return key
     except TypeError:
         raise ContractError(
             f"{type(game).__name__}: the state {_shown(state)} (or its key) is not hashable: "

@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 import sys
 import time as clock
-from collections.abc import Generator, Hashable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Generator, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 from ..game import Game, check_root, search_too_deep
@@ -122,16 +122,18 @@ class _Run(Generic[S, M]):
     started: float
     deadline: float | None
     iterative: bool
+    key: Hashable
+    """The root's key."""
     weak: bool = False
-    legal: list[M] = field(default_factory=list)
-    order: list[M] = field(default_factory=list)
+    legal: Sequence[M] = ()
+    order: Sequence[M] = ()
     last: Iteration[M] | None = None
     stop: StopReason | None = None
     iterations: int = 0
     exhaustive: bool = False
     current: RootSearch[S, M] | None = None
     synced: tuple[int, int] = (0, 0)
-    final: dict[str, int] = field(default_factory=dict)
+    final: Mapping[str, int] | None = None
     """The searcher's counters when the search ended."""
 
 
@@ -289,7 +291,7 @@ class Engine(Generic[S, M]):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError(f"seed must be an integer or None, got {seed!r}")
         root = self.game.initial_state() if state is None else state
-        check_root(self.game, root)
+        root_key = check_root(self.game, root)
         player = self.game.to_move(root)
         generation = self.table.new_search() if self.table is not None else 0
         self.order.age()
@@ -315,7 +317,7 @@ class Engine(Generic[S, M]):
         started = clock.perf_counter()
         deadline = None if limits.time is None else started + limits.time
         return _Run(root, player, limits, exact_root or seed is not None, seed, searcher, trace,
-                    started, deadline, iterative)
+                    started, deadline, iterative, root_key)
 
     def _iterations(self, run: _Run[S, M]) -> Generator[Iteration[M], None, None]:
         try:
@@ -336,6 +338,7 @@ class Engine(Generic[S, M]):
         if self.table is None:
             return
         counters = run.final
+        assert counters is not None  # set when the run ended
         self.table.stores += counters["stores"] - run.synced[0]
         self.table.kept += counters["kept"] - run.synced[1]
         run.synced = (counters["stores"], counters["kept"])
@@ -523,7 +526,7 @@ class Engine(Generic[S, M]):
             return
         flags = EXACT if run.exhaustive else EXACT | HEURISTIC
         height = run.searcher.tally()[4]  # how deep the search's lines reached, at least
-        self.table.store(self.game.key(run.root), COMPLETE + height if complete else depth,
+        self.table.store(run.key, COMPLETE + height if complete else depth,
                          flags, value, best_move)
 
     def _result(self, run: _Run[S, M]) -> SearchResult[M]:
@@ -531,6 +534,7 @@ class Engine(Generic[S, M]):
         report = run.last
         assert report is not None
         counters = run.final
+        assert counters is not None  # set when the run ended
         moves = report.moves
         requested = run.limits.depth
         if run.stop == "proven" and (requested is None or report.depth < requested):
