@@ -126,3 +126,30 @@ def test_console_entry_point_runs_as_a_module(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stderr
     document = json.loads(completed.stdout)
     assert (document["value"], document["best_move"], document["pv"]) == (3, "a1", ["a1", "B1"])
+
+
+@pytest.mark.parametrize(("redirect", "message"), [
+    ("> /dev/full", "No space left on device"),
+    (">&-", "standard output is closed"),
+])
+@pytest.mark.parametrize("game", ["tree --leaves '3 5 2 9'", "tictactoe"])  # Python, compiled
+def test_an_output_that_cannot_be_written_is_one_line(redirect: str, message: str,
+                                                      game: str) -> None:
+    if "/dev/full" in redirect and not Path("/dev/full").exists():
+        pytest.skip("this system has no /dev/full")
+    done = subprocess.run(f"{sys.executable} -m gametree solve {game} {redirect}", shell=True,
+                          capture_output=False, stderr=subprocess.PIPE, text=True, check=False)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == f"gametree solve: error: {message}"
+    assert "Traceback" not in done.stderr
+
+
+def test_play_with_its_input_closed_says_so_unless_watching() -> None:
+    command = f"{sys.executable} -m gametree play bones"
+    done = subprocess.run(f"{command} <&-", shell=True, capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 2 and "standard input is closed" in done.stderr
+    assert "Traceback" not in done.stderr
+    watched = subprocess.run(f"{command} --watch <&-", shell=True, capture_output=True,
+                             text=True, check=False)
+    assert watched.returncode == 0 and "Game over" in watched.stdout

@@ -49,12 +49,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad usage or input)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if sys.stdout is None:  # started with its output closed (``>&-``)
+        if sys.stderr is not None:
+            print(f"gametree {args.command}: error: standard output is closed: nowhere to "
+                  f"write the answer", file=sys.stderr)
+        return 2
     set_compile_listener(_announce)
     try:
         # The built-in kernels never call BLAS: numba's SciPy probe (0.3 s of start-up) is
         # skipped for the whole command.
         with without_blas_probe():
             status: int = args.run(args)
+            sys.stdout.flush()  # a failing output is reported here, not on the way out
     except OptionError as error:
         print(f"gametree {args.command}: error: {error.text(FLAGS)}", file=sys.stderr)
         return 2
@@ -67,10 +73,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader of our output went away (``| head``): stop quietly, as Unix tools do,
         # and keep Python from complaining again when it flushes stdout on exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _discard_output()
         return 141
+    except OSError as error:  # the output cannot be written (``> /dev/full``), or a file
+        _discard_output()
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"gametree {args.command}: error: {error.strerror or error}{where}",
+              file=sys.stderr)
+        return 2
     return status
+
+
+def _discard_output() -> None:
+    """Send what is left in standard output's buffer nowhere, so that Python does not fail
+    again when it flushes the stream on exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def run() -> None:
@@ -84,10 +102,14 @@ def run() -> None:
     status = main()
     if "numba" in sys.modules:
         try:
-            sys.stdout.flush()
+            if sys.stdout is not None:
+                sys.stdout.flush()
         except BrokenPipeError:
             status = 141
-        sys.stderr.flush()
+        except OSError:
+            status = 2
+        if sys.stderr is not None:
+            sys.stderr.flush()
         os._exit(status)
     raise SystemExit(status)
 

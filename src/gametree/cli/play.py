@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from typing import Any
 
@@ -120,9 +121,15 @@ def run_play(args: argparse.Namespace) -> int:
     human: int | None = None
     if not args.watch:
         human = mover if (args.first or "human") == "human" else 1 - mover
-    stdin_tty, stdout_tty = sys.stdin.isatty(), sys.stdout.isatty()
+    stdin = sys.stdin
+    if stdin is None:  # started with its input closed (``<&-``)
+        if human is not None:
+            fail("standard input is closed: type your moves on it, or --watch the engine "
+                 "play itself")
+        stdin = io.StringIO()  # a watched game reads nothing
+    stdin_tty, stdout_tty = stdin.isatty(), sys.stdout.isatty()
     lines: LineSource = (TerminalLines() if stdin_tty and stdout_tty
-                         else StreamLines(sys.stdin, sys.stdout, echo=not stdin_tty))
+                         else StreamLines(stdin, sys.stdout, echo=not stdin_tty))
     delay = args.delay if args.delay is not None else WATCH_DELAY if stdout_tty else 0.0
     session: PlaySession[Any, Any] = PlaySession(
         game, opponent, human=human, output=sys.stdout, start=start, lines=lines,
