@@ -130,7 +130,7 @@ def test_console_entry_point_runs_as_a_module(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("redirect", "message"), [
     ("> /dev/full", "No space left on device"),
-    (">&-", "standard output is closed"),
+    (">&-", "standard output is closed: nowhere to write the answer"),
 ])
 @pytest.mark.parametrize("game", ["tree --leaves '3 5 2 9'", "tictactoe"])  # Python, compiled
 def test_an_output_that_cannot_be_written_is_one_line(redirect: str, message: str,
