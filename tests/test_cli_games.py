@@ -232,3 +232,25 @@ def test_a_reader_that_goes_away_ends_any_command_quietly() -> None:
     process.stdout.close()
     assert process.wait(timeout=60) == 141
     assert process.stderr.read() == b""
+
+
+PEAK_MEMORY = """
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+"""Runs a command and prints its peak memory (kilobytes): in a process of its own, so that no
+other child of the test process is counted."""
+
+
+@pytest.mark.slow
+def test_moves_file_memory_stays_flat_whatever_its_length(tmp_path: Path) -> None:
+    peaks = []
+    for lines in (500, 5_000):
+        moves_file = tmp_path / f"{lines}.txt"
+        moves_file.write_text("4455 18\n" * lines, encoding="utf-8")
+        done = subprocess.run([sys.executable, "-c", PEAK_MEMORY, sys.executable, "-m",
+                               "gametree", "solve", "connect4", "--moves-file", str(moves_file)],
+                              capture_output=True, text=True, check=True)
+        peaks.append(int(done.stdout))
+    assert peaks[1] - peaks[0] < 10_000, peaks  # ten times the lines, not 10 MB more
