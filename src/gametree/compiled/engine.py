@@ -284,9 +284,9 @@ class CompiledEngine:
         self.new_search()
         self._use_table(True)
         value = self._module.solve(state, 0, weak, self._ws)
-        if self._ws[_C_INTERRUPTED]:
+        while self._ws[_C_INTERRUPTED]:  # stopped for Ctrl-C, and its handler returned:
             self._interrupted()
-            return self.score(state, weak=weak)
+            value = self._module.solve(state, 0, weak, self._ws)  # on, with what it found
         return int(value), int(self._ws[_C_NODES])
 
     def solve_many(self, states: Sequence[Any], *, weak: bool = False) -> BatchResult:
@@ -519,16 +519,14 @@ class CompiledEngine:
         module.search_root(run.state, first, depth, mode, ws, out)
         if ws[_C_ABORTED]:
             if ws[_C_INTERRUPTED]:  # Ctrl-C, not the node limit
-                self._interrupted()
-                return self._root(run, ply, first)
+                return self._resume(run, ply, first)
             return None
         found = out.tolist()
         best = None
         if run.seed is not None and found[_R_COUNT]:
             best = self._seeded(run, found, depth)
             if ws[_C_INTERRUPTED]:
-                self._interrupted()
-                return self._root(run, ply, first)
+                return self._resume(run, ply, first)
             found = out.tolist()  # with the seeded best move's line
         run.counters = found[_R_COUNTERS:_R_COUNTERS + 9]
         if run.counters[8]:
@@ -555,6 +553,14 @@ class CompiledEngine:
                            tuple([MoveValue(move, worth, bound)
                                   for move, worth, bound in entries]),
                            tuple(pv))
+
+    def _resume(self, run: _Run, ply: int | None, first: int) -> _RootAnswer | None:
+        """:meth:`_root`, stopped for Ctrl-C: hand the signal on (normally it raises); if its
+        handler returns, search again, with the table and counters as the stop left them
+        (all of this search's own, so a fresh search stays independent of earlier ones)."""
+        self._interrupted()
+        run.mode &= ~_MODE_FRESH
+        return self._root(run, ply, first)
 
     def _seeded(self, run: _Run, found: list[int], depth: int) -> int:
         """A best move drawn from ``run.seed`` among the tied ones, and its line (into the
