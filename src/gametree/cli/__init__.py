@@ -6,7 +6,9 @@ what was printed so far flushed, and one line on standard error (``gametree solv
 interrupted``; ``play`` says instead on standard output that the game was abandoned). Compiled
 searches stop for it by themselves (:mod:`gametree.compiled.interrupt`); while numba compiles
 or loads a kernel, or a module is imported, which an exception would break, the command ends
-at once instead (:func:`~gametree.compiled.interrupt.end_process_on_fragile_sigint`).
+at once instead (:func:`~gametree.compiled.interrupt.end_process_on_fragile_sigint`). Only in
+the first moments of the process, while Python imports the package before any of this runs,
+does Ctrl-C still get Python's own traceback.
 """
 
 from __future__ import annotations
