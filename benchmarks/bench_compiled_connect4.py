@@ -131,7 +131,10 @@ def main() -> None:
           f"load average before: {os.getloadavg()[0]:.2f}")
     game = ConnectFour()
     started = time.perf_counter()
-    solve_batch(game, [game.initial_state()], table_bits=args.table_bits, prefault=True)
+    # The engine loads on a position of the first set (the empty board would be a solve of the
+    # whole game: minutes).
+    first = play_moves(game, list(load(args.sets.split(",")[0], 1)[0][0]))
+    solve_batch(game, [first], table_bits=args.table_bits, prefault=True)
     print(f"engine ready in {time.perf_counter() - started:.2f} s "
           f"(table: 2^{args.table_bits} entries)")
     print()

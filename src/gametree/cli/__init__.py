@@ -1,13 +1,27 @@
 """The ``gametree`` command: list, solve, analyse, trace, count, check and play games; manage
-the cache of compiled kernels."""
+the cache of compiled kernels.
+
+Ctrl-C ends every command within a fraction of a second, on either tier, with exit status 130,
+what was printed so far flushed, and one line on standard error (``gametree solve:
+interrupted``; ``play`` says instead on standard output that the game was abandoned). Compiled
+searches stop for it by themselves (:mod:`gametree.compiled.interrupt`); while numba compiles
+or loads a kernel, or a module is imported, which an exception would break, the command ends
+at once instead (:func:`~gametree.compiled.interrupt.end_process_on_fragile_sigint`). Only in
+the first moments of the process, while Python imports the package before any of this runs,
+does Ctrl-C still get Python's own traceback.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 
 from ..compiled.build import set_compile_listener
+from ..compiled.interrupt import end_process_on_fragile_sigint
 from ..compiled.startup import without_blas_probe
 from ..game import GameError
 from ..options import OptionError
@@ -46,29 +60,43 @@ def build_parser() -> CliParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 for bad usage or input)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if sys.stdout is None:  # started with its output closed (``>&-``)
-        if sys.stderr is not None:
-            print(f"gametree {args.command}: error: standard output is closed: nowhere to "
-                  f"write the answer", file=sys.stderr)
-        return 2
-    set_compile_listener(_announce)
+    """Run the command line; returns the exit status (2 for bad usage or input, 130 when
+    interrupted)."""
+    return _main(argv, at_once=False)
+
+
+def _main(argv: Sequence[str] | None, *, at_once: bool) -> int:
+    """:func:`main`; ``at_once`` (the ``gametree`` process itself) ends the process as soon as
+    an interrupted command has said so, without freeing what it built first (an interrupted
+    ``count`` holds millions of positions: freeing them one by one takes seconds)."""
+    name = "gametree"
     try:
+        args = build_parser().parse_args(argv)
+        name = f"gametree {args.command}"
+        if sys.stdout is None:  # started with its output closed (``>&-``)
+            if sys.stderr is not None:
+                print(f"{name}: error: standard output is closed: nowhere to write the "
+                      f"answer", file=sys.stderr)
+            return 2
+        set_compile_listener(_announce)
         # The built-in kernels never call BLAS: numba's SciPy probe (0.3 s of start-up) is
         # skipped for the whole command.
-        with without_blas_probe():
+        with end_process_on_fragile_sigint(lambda: _end_now(name)), without_blas_probe():
             status: int = args.run(args)
+            if status == 130 and at_once:  # play, interrupted: it has said so already
+                _end_now(name, say=False)
             sys.stdout.flush()  # a failing output is reported here, not on the way out
     except OptionError as error:
-        print(f"gametree {args.command}: error: {error.text(FLAGS)}", file=sys.stderr)
+        print(f"{name}: error: {error.text(FLAGS)}", file=sys.stderr)
         return 2
     except (GameError, ValueError) as error:
-        print(f"gametree {args.command}: error: {error}", file=sys.stderr)
+        print(f"{name}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(file=sys.stderr)
+        with _sigint_ignored():  # a second Ctrl-C must not cut this short with a traceback
+            if at_once:
+                _end_now(name)
+            _say_interrupted(name)
         return 130
     except BrokenPipeError:
         # The reader of our output went away (``| head``): stop quietly, as Unix tools do,
@@ -78,8 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:  # the output cannot be written (``> /dev/full``), or a file
         _discard_output()
         where = f" ({error.filename})" if error.filename else ""
-        print(f"gametree {args.command}: error: {error.strerror or error}{where}",
-              file=sys.stderr)
+        print(f"{name}: error: {error.strerror or error}{where}", file=sys.stderr)
         return 2
     return status
 
@@ -91,6 +118,48 @@ def _discard_output() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
+def _say_interrupted(name: str) -> None:
+    """The one line an interrupted command writes on standard error."""
+    # On a terminal the line starts after the "^C" the terminal echoed.
+    start = "\n" if sys.stderr.isatty() else ""
+    print(f"{start}{name}: interrupted", file=sys.stderr, flush=True)
+
+
+_ending = threading.Lock()
+
+
+def _end_now(name: str, *, say: bool = True) -> None:
+    """End the interrupted process at once (status 130, output flushed, one line unless
+    ``say`` is false), freeing nothing first. For Ctrl-C while numba compiles or loads a
+    kernel, or a module is imported, which an exception would break (a kernel whose compile
+    is cut short is not marked compiled in the cache, so the next use compiles it again: numba
+    writes its cache files whole, and the compile lock goes with the process); and for the end
+    of an interrupted ``gametree`` process, where nothing is left to do but exit."""
+    if not _ending.acquire(blocking=False):
+        _ending.acquire()  # the other thread is ending the process: do nothing meanwhile
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    if say:
+        with contextlib.suppress(Exception):
+            _say_interrupted(name)
+    with contextlib.suppress(Exception):
+        sys.stderr.flush()
+    os._exit(130)
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT within the block (in the main thread; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run() -> None:
     """The ``gametree`` console script and ``python -m gametree``: :func:`main`, then exit.
 
@@ -99,17 +168,22 @@ def run() -> None:
     then and the command holds nothing else that needs closing (its files are closed by the
     commands themselves), so the process ends at once with the status, output flushed.
     """
-    status = main()
-    if "numba" in sys.modules:
-        try:
-            if sys.stdout is not None:
-                sys.stdout.flush()
-        except BrokenPipeError:
-            status = 141
-        except OSError:
-            status = 2
+    status = _main(None, at_once=True)
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _discard_output()  # as main does
+        status = 141
+    except KeyboardInterrupt:  # Ctrl-C while the output drains: stop, as interrupted
+        status = 130
+    except OSError:  # reported by main already, where the flush failed first
+        _discard_output()
+        status = 2
+    with contextlib.suppress(KeyboardInterrupt):
         if sys.stderr is not None:
             sys.stderr.flush()
+    if "numba" in sys.modules:
         os._exit(status)
     raise SystemExit(status)
 

@@ -25,6 +25,13 @@ recursion passes a single array and touches no Python object. Its regions (offse
 * ``table``: the transposition table, two words per entry: the key, then the packed data (lower
   bound, upper bound, depth, best move: see :func:`pack`). A data word of 0 is an empty slot.
 
+Ctrl-C: compiled code never returns to the interpreter by itself, so Python's SIGINT handler
+(which runs between bytecodes) would wait for the search to end. Every :data:`INTERRUPT_EVERY`
+nodes, :func:`negamax` asks CPython whether SIGINT has arrived, through the C function whose
+address the workspace holds (``PyOS_InterruptOccurred``: a flag's test, in the main thread
+only); if so the search stops as the node limit stops it, and ``ws[C_INTERRUPTED]`` tells the
+Python side to hand the signal on to its handler (``gametree.compiled.interrupt``).
+
 numba caches recursive functions reliably only when every call matches the one compiled
 signature exactly (numba issues #6061, #6713), so :func:`negamax` has an explicit signature and
 every call passes int64 values, never Python literals.
@@ -39,7 +46,7 @@ from typing import Any
 import numpy as np
 from numba import njit, types
 
-from gametree.compiled._intrinsics import cycles, prefetch
+from gametree.compiled._intrinsics import call_int, cycles, prefetch
 
 # BEGIN KERNEL BINDING
 # Replaced in each generated copy by the kernel's functions and constants (see build.py). The
@@ -105,7 +112,13 @@ C_TABLE = 18
 C_ENTRIES = 19
 C_DEEPEST = 20
 C_OVERFLOW = 21
+C_INTERRUPT_CHECK = 22
+C_INTERRUPTED = 23
 HEAD_SIZE = 24
+
+INTERRUPT_EVERY = 4096
+"""Nodes between two checks for Ctrl-C (a power of two): about half a millisecond of Connect
+Four."""
 
 STEP = 2 if ALTERNATING and WINNER_MOVES_LAST else 1
 """Plies per step of the score scale in :func:`solve`: when players alternate and every game is
@@ -244,6 +257,17 @@ def leaf(ply: int, ws: Any) -> None:
 
 
 @njit(cache=True, inline="always")
+def interrupted(ws: Any) -> bool:
+    """Has SIGINT arrived (Ctrl-C)? Asked of the C function at ``ws[C_INTERRUPT_CHECK]``
+    (none: 0), which answers once per signal; the answer is kept in ``ws[C_INTERRUPTED]``."""
+    check = ws[C_INTERRUPT_CHECK]
+    if check != 0 and call_int(check) != 0:
+        ws[C_INTERRUPTED] = 1
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def heuristic(state: Any, mover: int) -> int:
     """The kernel's estimate of ``state`` for the player to move."""
     estimate = k_evaluate(state)
@@ -287,7 +311,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     """
     nodes = ws[C_NODES] + 1
     ws[C_NODES] = nodes
-    if nodes > ws[C_NODE_LIMIT]:  # the limit is 2**62 unless a caller sets one
+    # The limit is 2**62 unless a caller sets one; Ctrl-C stops the search the same way.
+    if nodes > ws[C_NODE_LIMIT] or ((nodes & (INTERRUPT_EVERY - 1)) == 0 and interrupted(ws)):
         ws[C_ABORTED] = 1
         return 0
     key = 0
@@ -766,6 +791,8 @@ def solve_many(states: Any, weak: bool, results: Any, nodes: Any, ticks: Any,
     cycle counts (the solve alone, not the clearing of the table) go to the three arrays."""
     zero = np.int64(0)
     for i in range(len(states)):
+        if ws[C_ABORTED]:  # interrupted
+            break
         clear(ws)
         before = ws[C_NODES]
         started: int = cycles()

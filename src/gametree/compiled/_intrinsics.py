@@ -1,4 +1,4 @@
-"""Two machine instructions numba does not offer by name: a cache prefetch and a cycle counter.
+"""What numba does not offer by name: a cache prefetch, a cycle counter, a call by address.
 
 * :func:`prefetch` asks the processor to start loading the cache line of ``array[index]``. The
   engine issues it for a position's table slot as soon as it knows the position, so that the
@@ -7,9 +7,14 @@
 * :func:`cycles` reads the processor's time-stamp counter. The benchmark loop uses it to time
   each solve without the table clearing between positions (Pons' benchmark likewise clears
   the table before it starts the clock).
+* :func:`call_int` calls a C function ``int f(void)`` given its address as an integer. The
+  engine asks CPython this way whether Ctrl-C was pressed (``PyOS_InterruptOccurred``): the
+  address is data, read from the workspace at run time, so the compiled code caches like any
+  other (numba will not cache code that holds a ctypes function, whose address changes from
+  one process to the next).
 
-Both are numba intrinsics, so they compile to single instructions and cache like any other
-compiled code. They are only usable from compiled functions.
+They are numba intrinsics, so they compile to single instructions (a call) and cache like any
+other compiled code. They are only usable from compiled functions.
 """
 
 from __future__ import annotations
@@ -56,8 +61,25 @@ def _cycles(typingctx: Any) -> Any:
     return signature, codegen
 
 
+def _call_int(typingctx: Any, address: Any) -> Any:
+    """Call the C function ``int f(void)`` at ``address`` (an integer): its result, widened."""
+    if not isinstance(address, types.Integer):
+        return None
+    signature = types.int64(address)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        function_type = ir.FunctionType(ir.IntType(32), [])
+        function = builder.inttoptr(args[0], function_type.as_pointer())
+        return builder.sext(builder.call(function, []), ir.IntType(64))
+
+    return signature, codegen
+
+
 prefetch: Any = intrinsic(_prefetch)
 """``prefetch(array, index)``: start loading the cache line of ``array[index]``."""
 
 cycles: Any = intrinsic(_cycles)
 """``cycles()``: the processor's cycle counter."""
+
+call_int: Any = intrinsic(_call_int)
+"""``call_int(address)``: the result of the C function ``int f(void)`` at ``address``."""

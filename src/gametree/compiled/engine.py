@@ -38,7 +38,7 @@ from ..game import ContractError
 from ..options import DEFAULT_TABLE_BITS
 from ..result import Bound, MoveValue, SearchResult, SearchStats, StopReason
 from ..values import Outcome, Value, classify
-from . import build
+from . import build, interrupt
 from .form import CompiledForm
 from .kernel import ONGOING, Kernel, is_state
 
@@ -59,6 +59,8 @@ _C_TABLE = 18
 _C_ENTRIES = 19
 _C_DEEPEST = 20
 _C_OVERFLOW = 21
+_C_INTERRUPT_CHECK = 22
+_C_INTERRUPTED = 23
 _HEAD_SIZE = 24
 _EXHAUSTIVE = 1 << 40
 _INF = 1_000_002
@@ -146,6 +148,7 @@ class CompiledEngine:
         ws[_C_TABLE_SHIFT] = 64 - table_bits
         ws[_C_BY_DISTANCE] = 1
         ws[_C_NODE_LIMIT] = _NO_LIMIT
+        ws[_C_INTERRUPT_CHECK] = interrupt.check_address()  # Ctrl-C stops a search
         return ws
 
     def _warm_up(self) -> None:
@@ -242,6 +245,16 @@ class CompiledEngine:
         ws[_C_DEEPEST] = 0
         ws[_C_OVERFLOW] = 0
 
+    def _interrupted(self) -> None:
+        """A compiled call stopped for Ctrl-C (``ws[C_INTERRUPTED]``): hand the signal on to
+        its handler (:func:`gametree.compiled.interrupt.deliver`), which normally raises
+        ``KeyboardInterrupt``, so that the stop is never taken for a node budget or an answer.
+        If the handler returns, so does this, and the caller does its search again."""
+        ws = self._ws
+        ws[_C_INTERRUPTED] = 0
+        ws[_C_ABORTED] = 0
+        interrupt.deliver()
+
     # -- the rules, called from Python (compiled, so identical to what the search sees) --------
 
     def moves(self, state: Any) -> list[int]:
@@ -271,6 +284,9 @@ class CompiledEngine:
         self.new_search()
         self._use_table(True)
         value = self._module.solve(state, 0, weak, self._ws)
+        while self._ws[_C_INTERRUPTED]:  # stopped for Ctrl-C, and its handler returned:
+            self._interrupted()
+            value = self._module.solve(state, 0, weak, self._ws)  # on, with what it found
         return int(value), int(self._ws[_C_NODES])
 
     def solve_many(self, states: Sequence[Any], *, weak: bool = False) -> BatchResult:
@@ -290,6 +306,9 @@ class CompiledEngine:
         started = time.perf_counter()
         self._module.solve_many(rows, weak, values, nodes, ticks, self._ws)
         total = time.perf_counter() - started
+        if self._ws[_C_INTERRUPTED]:
+            self._interrupted()
+            return self.solve_many(states, weak=weak)
         ticks_per_second = (_read_cycles(self._module) - started_ticks) / total if total else 1.0
         return BatchResult([int(v) for v in values], [int(n) for n in nodes],
                            [int(t) / ticks_per_second for t in ticks], total)
@@ -499,11 +518,15 @@ class CompiledEngine:
             mode |= _MODE_LINE
         module.search_root(run.state, first, depth, mode, ws, out)
         if ws[_C_ABORTED]:
+            if ws[_C_INTERRUPTED]:  # Ctrl-C, not the node limit
+                return self._resume(run, ply, first)
             return None
         found = out.tolist()
         best = None
         if run.seed is not None and found[_R_COUNT]:
             best = self._seeded(run, found, depth)
+            if ws[_C_INTERRUPTED]:
+                return self._resume(run, ply, first)
             found = out.tolist()  # with the seeded best move's line
         run.counters = found[_R_COUNTERS:_R_COUNTERS + 9]
         if run.counters[8]:
@@ -530,6 +553,14 @@ class CompiledEngine:
                            tuple([MoveValue(move, worth, bound)
                                   for move, worth, bound in entries]),
                            tuple(pv))
+
+    def _resume(self, run: _Run, ply: int | None, first: int) -> _RootAnswer | None:
+        """:meth:`_root`, stopped for Ctrl-C: hand the signal on (normally it raises); if its
+        handler returns, search again, with the table and counters as the stop left them
+        (all of this search's own, so a fresh search stays independent of earlier ones)."""
+        self._interrupted()
+        run.mode &= ~_MODE_FRESH
+        return self._root(run, ply, first)
 
     def _seeded(self, run: _Run, found: list[int], depth: int) -> int:
         """A best move drawn from ``run.seed`` among the tied ones, and its line (into the
