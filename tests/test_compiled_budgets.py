@@ -95,8 +95,8 @@ def test_a_time_budget_answers_with_the_deepest_completed_depth() -> None:
 @pytest.mark.parametrize("options, message", [
     ({"time": 0.0}, "time must be a positive number of seconds"),
     ({"time": float("nan")}, "time must be a positive number of seconds"),
-    ({"nodes": 0}, "nodes must be a positive integer"),
-    ({"nodes": 2.5}, "nodes must be a positive integer"),
+    ({"nodes": 0}, "nodes must be a whole number from 1"),
+    ({"nodes": 2.5}, "nodes must be a whole number from 1"),
     ({"time": 1.0, "weak": True}, "weak proves the result of the game"),
 ])
 def test_bad_budgets_are_refused(options: dict[str, Any], message: str) -> None:
