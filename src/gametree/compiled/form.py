@@ -39,6 +39,10 @@ class CompiledForm(Generic[S, M]):
     decode_move: Callable[[S, int], M]
     """``(Python state, kernel move)`` -> the same move as the Python game writes it."""
 
+    moves_need_state: bool = True
+    """False when :attr:`decode_move` does not look at the state (Connect Four's columns): the
+    principal variation is then decoded without replaying it on the Python form."""
+
     def moves_of(self, root: S, best: int | None, entries: Sequence[tuple[int, int, Bound]],
                  pv: Sequence[int]) -> tuple[M | None, tuple[MoveValue[M], ...], tuple[M, ...]]:
         """A compiled search's answer at the Python state ``root`` in the game's own moves:
@@ -47,6 +51,9 @@ class CompiledForm(Generic[S, M]):
         decode = self.decode_move
         moves = tuple(MoveValue(decode(root, move), value, bound)
                       for move, value, bound in entries)
+        if not self.moves_need_state:
+            return ((None if best is None else decode(root, best)), moves,
+                    tuple(decode(root, move) for move in pv))
         line: list[M] = []
         position = root
         for move in pv:
