@@ -149,20 +149,30 @@ class ProcessRun:
     """Its standard error, line by line."""
 
 
-def run_process(command: list[str], *, stdin: str | None = None,
+def run_process(command: list[str], *, stdin: Path | None = None,
                 cwd: str | None = None) -> ProcessRun:
-    """Run ``command`` to its end; its wall time, CPU time and output lines."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=cwd,
-                          check=False)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed with status {done.returncode}:\n"
-                         f"{done.stderr.strip()}")
+    """Run ``command`` to its end; its wall time, CPU time and output lines.
+
+    Its input and output are files, not pipes: no reader in this process to wait for (a pipe
+    that fills up stops a writer until its reader is scheduled).
+    """
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out, \
+            tempfile.TemporaryFile("w+", encoding="utf-8") as err, \
+            open(os.devnull if stdin is None else stdin, encoding="utf-8") as source:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        status = subprocess.run(command, stdin=source, stdout=out, stderr=err, cwd=cwd,
+                                check=False).returncode
+        wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out.seek(0)
+        err.seek(0)
+        lines, errors = out.read().splitlines(), err.read().splitlines()
+    if status != 0:
+        raise SystemExit(f"{' '.join(command)} failed with status {status}:\n"
+                         + "\n".join(errors))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return ProcessRun(wall, cpu, done.stdout.splitlines(), done.stderr.splitlines())
+    return ProcessRun(wall, cpu, lines, errors)
 
 
 @dataclass
@@ -312,11 +322,14 @@ def main() -> None:  # noqa: PLR0915 - one measurement protocol, read top to bot
         one.write_text(f"{quickest.moves} {quickest.score}\n", encoding="utf-8")
         empty_dir = Path(scratch, "pons-cwd")  # no opening book in sight
         empty_dir.mkdir()
-        pons_input = "".join(f"{p.moves}\n" for p in positions)
+        pons_input = Path(scratch, "moves.txt")  # his solver reads moves alone
+        pons_input.write_text("".join(f"{p.moves}\n" for p in positions), encoding="utf-8")
+        pons_one_input = Path(scratch, "one-moves.txt")
+        pons_one_input.write_text(f"{quickest.moves}\n", encoding="utf-8")
         command = [sys.executable, "-c", STAMPED_CLI, "solve", "connect4", "--moves-file"]
 
         def pons_one() -> ProcessRun:
-            return run_process([pons], stdin=f"{quickest.moves}\n", cwd=str(empty_dir))
+            return run_process([pons], stdin=pons_one_input, cwd=str(empty_dir))
 
         def cli_one() -> ProcessRun:
             return run_process([*command, str(one)])
