@@ -431,7 +431,9 @@ def main() -> None:  # noqa: PLR0915 - one measurement protocol, read top to bot
     print()
     print("| what | wall / N | net of start-up, per position | start-up | wall | CPU |")
     print("|---|---|---|---|---|---|")
-    for what, name, net in (("Pons' solver (his table resets included)", "pons", pons_net),
+    his_process = ("Pons' solver (his table reset before each position included)" if timed
+                   else "Pons' solver (a newer driver: one table for every position)")
+    for what, name, net in ((his_process, "pons", pons_net),
                             ("gametree solve --moves-file", "cli", cli_net)):
         print(f"| {what} | {us(totals(name + ' process') / count)} | {us(net)} | "
               f"{totals(name + ' start-up'):.3f} s | {totals(name + ' process'):.2f} s | "
