@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree import search
+from gametree import Game, search
 from gametree.game import IllegalMoveError, PositionError
 from gametree.games.connect4 import C4State, ConnectFour, pons_score, read_pons_line
 from gametree.registry import OptionError, get, make, play_moves
+from gametree.result import Bound
 from gametree.values import HEURISTIC_LIMIT
 
 from .pons import pons_set
@@ -173,3 +176,19 @@ def test_pons_lines_are_read() -> None:
     for bad in ("4 4 5 3", "4453 x", ""):
         with pytest.raises(ValueError, match="MOVES \\[SCORE\\]"):
             read_pons_line(bad)
+
+
+def test_lines_are_written_and_decoded_without_replaying_them() -> None:
+    # Connect Four writes a column the same in every position, so its line is not replayed
+    # (format_line), nor by its compiled form when it decodes the kernel's moves (moves_of).
+    game = ConnectFour()
+    state = position(game, "32164625")
+    result = search(game, state)
+    assert result.tier == "compiled" and len(result.pv) == result.plies == 13
+    assert game.format_line(state, result.pv) == Game.format_line(game, state, result.pv)
+    form = game.compiled_form()
+    assert not form.moves_need_state
+    kernel_line = [1 << (column * (game.height + 1) + 5) for column in (2, 3, 2)]  # top cells
+    entries: list[tuple[int, int, Bound]] = [(1 << 3 * (game.height + 1), 7, "exact")]
+    assert form.moves_of(state, None, entries, kernel_line) == \
+        replace(form, moves_need_state=True).moves_of(state, None, entries, kernel_line)

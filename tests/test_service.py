@@ -13,6 +13,7 @@ import random
 import re
 import threading
 from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from gametree.games.nim import Nim
 from gametree.games.tictactoe import MNKGame
 from gametree.options import OptionError
 from gametree.registry import make, play_moves
-from gametree.result import SearchResult
+from gametree.result import SearchResult, SearchStats
 
 from .cli_support import run
 from .pons import pons_file
@@ -174,6 +175,7 @@ def test_both_tiers_report_the_same_statistics(options: dict[str, Any]) -> None:
     compiled = search(game, state, tier="compiled", **options)
     assert (python.tier, compiled.tier) == ("python", "compiled")
     assert python.stats.as_dict().keys() == compiled.stats.as_dict().keys()
+    assert list(python.stats.as_dict()) == [field.name for field in fields(SearchStats)]
     assert python.to_dict(game, state).keys() == compiled.to_dict(game, state).keys()
     if "nodes" not in options and "depth" not in options:  # (depth: threat hooks see further)
         assert (python.value, python.outcome, python.plies) == (

@@ -39,6 +39,10 @@ class CompiledForm(Generic[S, M]):
     decode_move: Callable[[S, int], M]
     """``(Python state, kernel move)`` -> the same move as the Python game writes it."""
 
+    moves_need_state: bool = True
+    """False when :attr:`decode_move` does not look at the state (Connect Four's columns): the
+    principal variation is then decoded without replaying it on the Python form."""
+
     def moves_of(self, root: S, best: int | None, entries: Sequence[tuple[int, int, Bound]],
                  pv: Sequence[int]) -> tuple[M | None, tuple[MoveValue[M], ...], tuple[M, ...]]:
         """A compiled search's answer at the Python state ``root`` in the game's own moves:
@@ -57,6 +61,8 @@ class CompiledForm(Generic[S, M]):
                 chosen = decode(root, best)
         if not pv:
             return chosen, moves, ()
+        if not self.moves_need_state:  # no need to replay the line to decode its moves
+            return chosen, moves, tuple([decode(root, move) for move in pv])
         line = [chosen if pv[0] == best and chosen is not None else decode(root, pv[0])]
         position = root
         for move in pv[1:]:

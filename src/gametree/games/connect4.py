@@ -40,6 +40,8 @@ from ..result import SearchResult
 from ..values import Value
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from ..compiled.form import CompiledForm
 
 C4State = tuple[int, int, bool]
@@ -180,6 +182,11 @@ class ConnectFour(Game[C4State, int]):
     def format_move(self, state: C4State, move: int) -> str:
         """The column number, 1 = leftmost."""
         return str(move + 1)
+
+    def format_line(self, state: C4State, moves: Iterable[int]) -> list[str]:
+        """The column numbers of ``moves``: a column is written the same in every position, so
+        the line is not replayed (as the Game's default does)."""
+        return [str(move + 1) for move in moves]
 
     def parse_move(self, state: C4State, text: str) -> int:
         """A column number 1 .. width; refused if off the board, full, or the game is over."""

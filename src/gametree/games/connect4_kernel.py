@@ -212,7 +212,7 @@ def compiled_form(game: Any) -> CompiledForm[C4State, int]:
         return column_of(move, height)
 
     return CompiledForm(game=game, kernel=kernel(game.width, game.height), encode=encode,
-                        decode_move=decode_move)
+                        decode_move=decode_move, moves_need_state=False)
 
 
 def encode(state: C4State) -> tuple[int, int, int]:
