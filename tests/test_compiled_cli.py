@@ -53,9 +53,10 @@ def test_tiers_agree_and_can_be_forced(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_weak_solving_on_both_tiers(capsys: pytest.CaptureFixture[str]) -> None:
-    for tier in ("python", "compiled"):
-        status, out, _ = run(capsys, "solve", "connect4", "--moves", "44455554221", "--weak",
-                             "--json", "--tier", tier)
+    for tier in ("python", "compiled"):  # Pons' L3_R1, line 1 (score -1): quick on both
+        status, out, _ = run(capsys, "solve", "connect4", "--moves",
+                             "2252576253462244111563365343671351441", "--weak", "--json",
+                             "--tier", tier)
         assert status == 0, tier
         document = json.loads(out)
         assert (document["outcome"], document["value"], document["plies"]) == ("loss", -1, None)
