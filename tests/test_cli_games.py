@@ -244,13 +244,17 @@ other child of the test process is counted."""
 
 
 @pytest.mark.slow
-def test_moves_file_memory_stays_flat_whatever_its_length(tmp_path: Path) -> None:
-    peaks = []
-    for lines in (500, 5_000):
-        moves_file = tmp_path / f"{lines}.txt"
-        moves_file.write_text("4455 18\n" * lines, encoding="utf-8")
-        done = subprocess.run([sys.executable, "-c", PEAK_MEMORY, sys.executable, "-m",
-                               "gametree", "solve", "connect4", "--moves-file", str(moves_file)],
-                              capture_output=True, text=True, check=True)
-        peaks.append(int(done.stdout))
-    assert peaks[1] - peaks[0] < 10_000, peaks  # ten times the lines, not 10 MB more
+def test_a_100000_line_moves_file_is_read_in_flat_memory(tmp_path: Path) -> None:
+    # 100,000 lines, 99 MB: a position every 100th line, the rest long comments. Read whole,
+    # as before, the file took 18 times its size; streamed, the process stays within the
+    # issue's 300 MB (Connect Four's kernel and table included: about 150 MB).
+    comment = "# " + "x" * 1000 + "\n"
+    moves_file = tmp_path / "long.txt"
+    with moves_file.open("w", encoding="utf-8") as out:
+        for _ in range(1_000):
+            out.write("4455 18\n" + comment * 99)
+    assert moves_file.stat().st_size > 99_000_000
+    done = subprocess.run([sys.executable, "-c", PEAK_MEMORY, sys.executable, "-m", "gametree",
+                           "solve", "connect4", "--moves-file", str(moves_file)],
+                          capture_output=True, text=True, check=True)
+    assert int(done.stdout) < 300_000, done.stdout  # kilobytes
