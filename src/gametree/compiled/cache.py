@@ -153,6 +153,17 @@ def _size(path: Path) -> int:
         return 0
 
 
+def _unlink(file: Path) -> str | None:
+    """Delete ``file`` (already gone is fine); what went wrong (``path: reason``), if anything."""
+    try:
+        file.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        return f"{file}: {error.strerror or error}"
+    return None
+
+
 def _files(directory: Path) -> list[Path]:
     """The regular files (and symbolic links) directly in ``directory``; none if it is absent."""
     try:
@@ -259,16 +270,13 @@ def clear_cache(cache: Path | None = None) -> Cleared:
         try:
             # The lock file last (taking the lock may just have created it).
             for file in [*(f for f in kernel.files if f != lock.path), lock.path]:
-                size = _size(file)
-                try:
-                    file.unlink()
-                except FileNotFoundError:
-                    continue
-                except OSError as error:
-                    failed.append(f"{file}: {error.strerror or error}")
+                size = _size(file)  # 0 once gone: a file removed meanwhile frees nothing here
+                problem = _unlink(file)
+                if problem is None:
+                    freed += size
+                else:
+                    failed.append(problem)
                     complete = False
-                    continue
-                freed += size
         finally:
             lock.release()
         if complete:
@@ -394,12 +402,9 @@ def discard(module: Path) -> list[str]:
               if _belongs_to(file, module.stem)
               and file.suffix not in (READY_SUFFIX, LOCK_SUFFIX)]
     for file in [module.with_suffix(READY_SUFFIX), *others]:
-        try:
-            file.unlink()
-        except FileNotFoundError:
-            continue
-        except OSError as error:
-            failed.append(f"{file}: {error.strerror or error}")
+        problem = _unlink(file)
+        if problem is not None:
+            failed.append(problem)
     return failed
 
 
