@@ -21,9 +21,13 @@ StopReason = Literal["depth", "end", "proven", "time", "nodes"]
 the game, the result was ``proven`` early, or the ``time`` or ``nodes`` budget ran out."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class MoveValue(Generic[M]):
-    """The value of one root move, seen from the player to move at the root."""
+    """The value of one root move, seen from the player to move at the root.
+
+    A value: searches never change one after returning it (it is hashable, compared by its
+    fields). It is not frozen only because a frozen dataclass costs a microsecond to build, and
+    a search builds one per root move."""
 
     move: M
     """The move."""

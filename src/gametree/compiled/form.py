@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from itertools import starmap
+from typing import Any, Generic, TypeVar, cast
 
 from ..game import Game
 from ..result import Bound, MoveValue
@@ -49,6 +50,9 @@ class CompiledForm(Generic[S, M]):
         the best move, each root move's ``(move, value, bound)`` and the principal variation
         (each of its moves decoded in the position it is played from)."""
         decode = self.decode_move
+        if decode is same_move:  # the kernel's moves are the game's: nothing to translate
+            return cast("tuple[M | None, tuple[MoveValue[M], ...], tuple[M, ...]]",
+                        (best, tuple(starmap(MoveValue, entries)), tuple(pv)))
         moves = tuple([MoveValue(decode(root, move), value, bound)
                        for move, value, bound in entries])
         chosen: M | None = None
@@ -69,3 +73,9 @@ class CompiledForm(Generic[S, M]):
             position = self.game.play(position, line[-1])
             line.append(decode(position, move))
         return chosen, moves, tuple(line)
+
+
+def same_move(state: Any, move: int) -> int:
+    """The :attr:`CompiledForm.decode_move` of a game whose moves are the kernel's own ints
+    (tic-tac-toe's cells, a subtraction game's takes): results carry them as they are."""
+    return move

@@ -68,6 +68,13 @@ ALGORITHM = "engine"
 
 _NO_LIMITS = Limits()
 
+
+def _limits(depth: int | None, nodes: int | None, time: float | None) -> Limits:
+    """The limits of a search (checked); :data:`_NO_LIMITS` itself when there are none."""
+    if depth is None and nodes is None and time is None:
+        return _NO_LIMITS
+    return Limits(depth, nodes, time)
+
 _UNTRACED: Tracer[Any, Any] = Tracer.off()
 """The tracer of untraced searches (one for all: it records nothing)."""
 
@@ -213,7 +220,7 @@ class Engine(Generic[S, M]):
         as ``analyze`` needs); ``seed`` breaks ties between equally good moves at random and
         implies it. ``tracer`` receives every step (a slower search path).
         """
-        run = self._start(state, Limits(depth, nodes, time), exact_root, seed, tracer,
+        run = self._start(state, _limits(depth, nodes, time), exact_root, seed, tracer,
                           self.iterative is not False)
         return self._iterations(run)
 
@@ -245,8 +252,7 @@ class Engine(Generic[S, M]):
                    tracer: Tracer[S, M] | None, weak: bool) -> SearchResult[M]:
         """:meth:`search` with its arguments in that order, all given: for the search
         service, which calls it for every search (keyword arguments cost a microsecond)."""
-        limits = _NO_LIMITS if depth is None and nodes is None and time is None \
-            else Limits(depth, nodes, time)
+        limits = _limits(depth, nodes, time)
         if weak and (depth is not None or nodes is not None or time is not None):
             raise ValueError("weak solving searches to the end of the game: give no depth, "
                              "time or node budget")
@@ -298,7 +304,7 @@ class Engine(Generic[S, M]):
         trace: Tracer[S, M] = tracer if tracer is not None else _UNTRACED
         # An exact solve may take complete table entries at any depth: its answer is the
         # game's. Depth-limited answers (iterations, budgets) take only their own depth's.
-        solving = not iterative and limits == _NO_LIMITS
+        solving = not iterative and limits is _NO_LIMITS
         searcher: Any
         if trace.enabled:
             searcher = TracedSearcher(self.game, self.table, self.order,
@@ -354,7 +360,7 @@ class Engine(Generic[S, M]):
             return
         run.legal = legal
         run.order = list(self.order.order(root, legal, None, 0, run.player)) \
-            if self.order.hint is not None else list(legal)
+            if self.order.hint is not None and len(legal) > 1 else legal
         target = UNLIMITED if limits.depth is None else limits.depth
         for depth in self._depths(run, target):
             if run.iterations == 1:
@@ -415,6 +421,14 @@ class Engine(Generic[S, M]):
         trace = run.tracer
         if run.iterative:
             trace.iteration(depth)
+        last = run.last
+        if last is not None and last.best_move is not None and run.current is not None:
+            # This iteration tries the last one's best move first, then the rest by value.
+            values = run.current.values
+            previous = last.best_move
+            rest = sorted((move for move in run.order if move != previous),
+                          key=lambda move: values[move][0], reverse=True)
+            run.order = [previous, *rest]
         run.searcher.count_root()
         trace.enter(run.root, 0, "MAX")
         root = RootSearch(self.game, run.root, run.player, run.order, depth,
@@ -434,10 +448,6 @@ class Engine(Generic[S, M]):
             tied = [move for move in run.legal if values[move][0] == best]
             best_move = random.Random(run.seed).choice(tied)
         trace.done(run.root, 0, "MAX", best, best_move)
-        # The next iteration tries this one's best move first, then the rest by value.
-        rest = sorted((move for move in run.order if move != best_move),
-                      key=lambda move: values[move][0], reverse=True)
-        run.order = [best_move, *rest]
         moves = tuple([MoveValue(move, *values[move]) for move in run.legal])
         return best, best_move, moves
 
@@ -570,6 +580,7 @@ class Engine(Generic[S, M]):
         """The principal variation (see :mod:`gametree.engine.line`), read quietly: the
         confirmation searches are not part of a trace."""
         searcher = run.searcher
+        after = run.current.children[best_move][0] if run.current is not None else None
         quiet = isinstance(searcher, TracedSearcher)
         if quiet:
             searcher.trace = _UNTRACED
@@ -577,7 +588,7 @@ class Engine(Generic[S, M]):
             return principal_variation(self.game, self.table, searcher.negamax,
                                        by_distance=self.by_distance, root=run.root,
                                        player=run.player, depth=depth, best_move=best_move,
-                                       value=value)
+                                       value=value, after=after)
         finally:
             if quiet:
                 searcher.trace = run.tracer

@@ -87,11 +87,12 @@ class _Reader:
 
 def principal_variation(game: Game[S, M], table: TranspositionTable | None, negamax: Negamax,
                         *, by_distance: bool, root: S, player: int, depth: int, best_move: M,
-                        value: Value) -> tuple[M, ...]:
+                        value: Value, after: S | None = None) -> tuple[M, ...]:
     """The line of best play from ``root`` (``player`` to move, worth ``value`` at ``depth``)
-    starting with ``best_move``. A budget running out during a confirmation ends it early."""
+    starting with ``best_move`` (which leads to ``after``, when the caller has that state).
+    A budget running out during a confirmation ends it early."""
     line = [best_move]
-    state = game.play(root, best_move)
+    state = game.play(root, best_move) if after is None else after
     if depth <= 1 or game.outcome(state) is not None:
         return (best_move,)  # the line ends with its first move: nothing to read or check
     reader = _Reader(game, table, negamax, by_distance)

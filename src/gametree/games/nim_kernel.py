@@ -145,7 +145,8 @@ def compiled_form(game: Any) -> CompiledForm[tuple[tuple[int, ...], int], tuple[
     """The compiled form of ``game`` (a :class:`Nim`)."""
     assert isinstance(game, Nim)
     return CompiledForm(game=game, kernel=kernel(game.rows, game.misere),
-                        encode=_encode, decode_move=_decode_move)
+                        encode=_encode, decode_move=_decode_move,
+                        moves_need_state=False)
 
 
 def _encode(state: tuple[tuple[int, ...], int]) -> tuple[int, ...]:

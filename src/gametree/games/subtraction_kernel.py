@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..compiled.form import CompiledForm
+from ..compiled.form import CompiledForm, same_move
 from ..compiled.kernel import ONGOING, Kernel, KernelError, Rules, plain
 from .subtraction import SubtractionGame
 
@@ -86,12 +86,9 @@ def compiled_form(game: Any) -> CompiledForm[tuple[int, int], int]:
     """The compiled form of ``game`` (a :class:`SubtractionGame`)."""
     assert isinstance(game, SubtractionGame)
     return CompiledForm(game=game, kernel=kernel(game.heap, game.takes, game.name),
-                        encode=_encode, decode_move=_decode_move)
+                        encode=_encode, decode_move=same_move)
 
 
 def _encode(state: tuple[int, int]) -> tuple[int, int]:
     return (int(state[0]), int(state[1]))
 
-
-def _decode_move(state: tuple[int, int], move: int) -> int:
-    return move

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..compiled.form import CompiledForm
+from ..compiled.form import CompiledForm, same_move
 from ..compiled.kernel import ONGOING, Kernel, KernelError, Rules, plain
 from .tictactoe import NOBODY, WIN_UTILITY, Board, MNKGame
 
@@ -190,12 +190,9 @@ def compiled_form(game: Any) -> CompiledForm[Board, int]:
     is too large for the kernel."""
     assert isinstance(game, MNKGame)
     return CompiledForm(game=game, kernel=kernel(game.rows, game.cols, game.k),
-                        encode=_encode, decode_move=_decode_move)
+                        encode=_encode, decode_move=same_move)
 
 
 def _encode(state: Board) -> tuple[int, int, int]:
     return (state.x, state.o, state.winner)
 
-
-def _decode_move(state: Board, move: int) -> int:
-    return move
