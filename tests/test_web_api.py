@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-
 from collections.abc import Iterator
 from typing import Any
 
@@ -160,7 +159,8 @@ BAD = [
     ("trace", {"game": "tree", "options": {"leaves": "3 5 2"}},
      ["trace", "tree", "--leaves=3 5 2"]),
     ("trace", {"game": "tree", "options": {"nested": "[[1,"}}, ["trace", "tree", "--nested=[[1,"]),
-    ("solve", {"game": "connect4", "options": {"width": "12"}}, ["solve", "connect4", "--width=12"]),
+    ("solve", {"game": "connect4", "options": {"width": "12"}},
+     ["solve", "connect4", "--width=12"]),
 ]
 
 

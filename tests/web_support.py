@@ -28,7 +28,7 @@ def wait_for(condition: Callable[[], object], timeout: float = WAIT) -> None:
         try:
             if condition():
                 return
-        except Exception as error:  # noqa: BLE001 - the server may not be up yet
+        except Exception as error:
             last = error
         time.sleep(0.1)
     raise AssertionError(f"condition not met within {timeout} s (last error: {last})")
