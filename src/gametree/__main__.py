@@ -2,4 +2,5 @@
 
 from .cli import run
 
-run()
+if __name__ == "__main__":  # not when a worker process of gametree serve imports it
+    run()

@@ -1,0 +1,159 @@
+"""The application: the API (:mod:`gametree.web.api`), the three pages and their static files,
+the request-size limit, and answers for every error (one line of JSON, never a traceback)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..registry import games
+from .api import build_router, error
+from .jobs import Workshop
+from .limits import ServerLimits
+from .pool import SearchPool
+from .requests import api_parser
+
+STATIC = Path(__file__).resolve().parent / "static"
+"""The pages' HTML, CSS and JavaScript modules (shipped in the package)."""
+
+
+class BodyLimit:
+    """Refuse request bodies larger than ``limit`` bytes with 413, before the app reads them."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Read the body (up to the limit) first, then hand it to the app."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(self.limit, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, receive, send)  # disconnected early: let the app see it
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await _too_large(self.limit, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _too_large(limit: int, send: Send) -> None:
+    response = error(413, f"the request is larger than this server takes ({limit:,} bytes; "
+                          f"gametree serve --max-request-bytes)")
+    await response({"type": "http"}, _no_receive, send)
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
+
+
+def _validation_text(failure: RequestValidationError) -> str:
+    """Pydantic's complaints about a request body, in one line."""
+    parts = []
+    for item in failure.errors():
+        where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+        parts.append(f"{where}: {item.get('msg', 'invalid')}" if where else
+                     str(item.get("msg", "invalid")))
+    return "; ".join(parts) or "invalid request"
+
+
+def _page(name: str) -> FileResponse:
+    return FileResponse(STATIC / name, media_type="text/html")
+
+
+def create_app(limits: ServerLimits | None = None) -> FastAPI:
+    """The ``gametree serve`` application; its worker processes start with the app's
+    lifespan (``with TestClient(app)``, or uvicorn)."""
+    limits = limits or ServerLimits()
+    pool = SearchPool(limits)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await pool.start()
+        try:
+            yield
+        finally:
+            await pool.close()
+
+    app = FastAPI(
+        title="gametree", lifespan=lifespan,
+        summary="Game-tree search in the browser: play, explain, analyse.",
+        description="The JSON API of `gametree serve`. Search answers are the objects "
+                    "`gametree solve|analyze|trace --json` prints (docs/json.md); bad input "
+                    "gets status 400 and the message the command line gives.")
+    app.state.pool = pool
+    app.include_router(build_router(pool, Workshop(api_parser(), limits)))
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, failure: RequestValidationError) -> Response:
+        return error(422, _validation_text(failure))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, failure: HTTPException) -> Response:
+        return error(failure.status_code, str(failure.detail), failure.headers)
+
+    @app.exception_handler(RecursionError)
+    async def too_deep(_request: Request, _failure: RecursionError) -> Response:
+        return error(400, "the request nests too deep")
+
+    @app.exception_handler(Exception)
+    async def internal(_request: Request, failure: Exception) -> Response:
+        return error(500, f"internal error: {type(failure).__name__}")
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> Response:
+        return _page("index.html")
+
+    @app.get("/play", include_in_schema=False)
+    async def play_index() -> Response:
+        return _page("index.html")
+
+    @app.get("/play/{game}", include_in_schema=False)
+    async def play(game: str) -> Response:
+        if game not in games():
+            return error(404, f"unknown game {game!r}; games: {', '.join(games())}")
+        return _page("play.html")
+
+    @app.get("/explain", include_in_schema=False)
+    async def explain() -> Response:
+        return _page("explain.html")
+
+    @app.get("/analyse", include_in_schema=False)
+    @app.get("/analyze", include_in_schema=False)
+    async def analyse() -> Response:
+        return _page("analyse.html")
+
+    app.add_middleware(BodyLimit, limit=limits.max_request_bytes)
+    return app

@@ -1,0 +1,177 @@
+// The play page: a game against the engine. The position lives in the URL
+// (/play/connect4?moves=4455&side=0&strength=perfect), so a game can be shared and reloaded.
+
+import { games, joinMoves, optionFields, optionValues, post, splitMoves } from "./api.js";
+import { drawBoard, drawMoveButtons } from "./board.js";
+
+const RESERVED = new Set(["moves", "side", "strength", "level", "values"]);
+const game = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "tictactoe");
+const $ = (id) => document.getElementById(id);
+const page = { moves: [], position: null, values: null, hint: null, busy: false, thinking: null };
+
+function readUrl() {
+  const query = new URLSearchParams(location.search);
+  page.moves = splitMoves(game, query.get("moves"));
+  $("side").value = query.get("side") === "1" ? "1" : "0";
+  $("strength").value = ["depth", "time"].includes(query.get("strength")) ? query.get("strength") : "perfect";
+  if (query.get("level")) $("level").value = query.get("level");
+  $("show-values").checked = query.get("values") === "1";
+  const options = {};
+  for (const [key, value] of query) if (!RESERVED.has(key)) options[key] = value;
+  return options;
+}
+
+function writeUrl() {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(optionValues($("options")))) query.set(key, value);
+  if (page.moves.length) query.set("moves", joinMoves(game, page.moves));
+  if ($("side").value === "1") query.set("side", "1");
+  if ($("strength").value !== "perfect") {
+    query.set("strength", $("strength").value);
+    query.set("level", $("level").value);
+  }
+  if ($("show-values").checked) query.set("values", "1");
+  const text = query.toString().replaceAll("%2C", ",").replaceAll("+", "%20");
+  history.replaceState(null, "", `${location.pathname}${text ? "?" + text : ""}`);
+  $("moves-text").textContent = joinMoves(game, page.moves) || "(none)";
+}
+
+const request = () => ({ game, options: optionValues($("options")), moves: joinMoves(game, page.moves) });
+const human = () => Number($("side").value);
+
+function say(text) { $("status").textContent = text; }
+function fail(error) { $("error").textContent = error.message; }
+
+function render() {
+  const position = page.position;
+  if (!position) return;
+  const options = { values: $("show-values").checked ? page.values : null, onMove: play, hint: page.hint };
+  drawBoard($("board"), position, options);
+  drawMoveButtons($("moves"), position, options);
+  document.body.dataset.over = position.over ? "1" : "0";
+  document.body.dataset.busy = page.busy ? "1" : "0";
+  document.body.dataset.moves = joinMoves(game, page.moves);
+  if (position.over) say(`Game over: ${position.result}.`);
+  else if (page.busy) say(`The engine (${position.to_move_name}) is thinking…`);
+  else if (position.to_move === human()) say(`Your move (${position.to_move_name}).`);
+  else say(`${position.to_move_name} to move (the engine).`);
+}
+
+async function refresh() {
+  writeUrl();
+  $("error").textContent = "";
+  page.hint = null;
+  page.values = null;
+  page.position = await post("position", request());
+  render();
+  if ($("show-values").checked && !page.position.over) await showValues();
+  if (!page.position.over && page.position.to_move !== human()) await engineMove();
+}
+
+async function showValues() {
+  const moves = page.moves.length;
+  const result = await post("analyze", request());
+  if (moves !== page.moves.length) return;  // the position changed meanwhile
+  page.values = { result, byMove: new Map(result.moves.map((entry) => [entry.move, entry])) };
+  render();
+}
+
+function strength() {
+  const kind = $("strength").value;
+  if (kind === "depth") return { strength: "depth", depth: $("level").value };
+  if (kind === "time") return { strength: "time", time: $("level").value };
+  return { strength: "perfect" };
+}
+
+async function engineMove() {
+  page.busy = true;
+  render();
+  page.thinking = new AbortController();
+  try {
+    const result = await post("move", { ...request(), ...strength() }, page.thinking.signal);
+    page.busy = false;
+    if (result.best_move === null) return;
+    page.moves.push(result.best_move);
+    const stopped = result.stats.stopped_by ? `, stopped by its ${result.stats.stopped_by} limit` : "";
+    $("engine-info").textContent = `The engine played ${result.best_move} (${result.value_text}; ` +
+      `${result.tier} tier, ${result.stats.nodes.toLocaleString()} nodes, ${result.stats.seconds.toFixed(2)} s${stopped}).`;
+    await refresh();
+  } catch (error) {
+    page.busy = false;
+    if (error.name !== "AbortError") fail(error);
+    render();
+  }
+}
+
+async function play(text) {
+  if (page.busy || !page.position || page.position.over || page.position.to_move !== human()) return;
+  page.moves.push(text);
+  try { await refresh(); } catch (error) { page.moves.pop(); fail(error); render(); }
+}
+
+async function undo() {
+  if (page.thinking) page.thinking.abort();
+  page.busy = false;
+  if (!page.moves.length) return;
+  page.moves.pop();
+  // Back to a position where it is your turn (the engine's reply is taken back too).
+  const position = await post("position", request());
+  if (page.moves.length && position.to_move !== human()) page.moves.pop();
+  await refresh().catch(fail);
+}
+
+async function hint() {
+  if (!page.position || page.position.over || page.busy) return;
+  try {
+    const result = await post("solve", request());
+    page.hint = result.best_move;
+    $("engine-info").textContent = `Hint: ${result.best_move} (${result.value_text}); line: ${result.pv.join(" ")}.`;
+    render();
+  } catch (error) { fail(error); }
+}
+
+async function newGame() {
+  if (page.thinking) page.thinking.abort();
+  page.busy = false;
+  page.moves = [];
+  await refresh().catch(fail);
+}
+
+async function swap() {
+  $("side").value = $("side").value === "1" ? "0" : "1";
+  await refresh().catch(fail);
+}
+
+function keyboard(event) {
+  if (event.target.matches("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+  const position = page.position;
+  if (/^[0-9]$/.test(event.key) && position) {
+    const direct = position.moves.find((move) => move.text === event.key);
+    const cell = position.board.kind === "grid" ? position.moves.find((move) =>
+      move.cell[0] * position.board.cols + move.cell[1] + 1 === Number(event.key)) : null;
+    const move = direct || cell;
+    if (move) { event.preventDefault(); play(move.text); }
+    return;
+  }
+  const actions = { u: undo, h: hint, n: newGame, s: swap,
+    v: () => { $("show-values").checked = !$("show-values").checked; refresh().catch(fail); } };
+  if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
+}
+
+async function start() {
+  const spec = (await games()).find((item) => item.name === game);
+  if (!spec) { fail(new Error(`unknown game ${game}`)); return; }
+  $("title").textContent = `Play ${spec.name}`;
+  document.title = `Play ${spec.name} — gametree`;
+  optionFields($("options"), spec, readUrl());
+  $("options").addEventListener("change", () => { page.moves = []; refresh().catch(fail); });
+  for (const id of ["side", "strength", "level", "show-values"]) $(id).addEventListener("change", () => refresh().catch(fail));
+  $("undo").addEventListener("click", () => undo());
+  $("hint").addEventListener("click", () => hint());
+  $("new").addEventListener("click", () => newGame());
+  $("swap").addEventListener("click", () => swap());
+  document.addEventListener("keydown", keyboard);
+  await refresh().catch(fail);
+}
+
+start();

@@ -1,0 +1,335 @@
+"""The JSON API of ``gametree serve`` through FastAPI's test client, with real worker processes.
+
+Searches ask for the Python tier where the tier does not matter, so that these tests compile
+no kernel; the compiled tier is exercised by tic-tac-toe and Connect Four, which the rest of
+the suite compiles anyway.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gametree.cli import main
+from gametree.registry import games
+from gametree.web.app import create_app
+from gametree.web.limits import ServerLimits
+
+SEED_004 = {"leaves": "10 11 12 9 14 15 13 14 5 2 4 1 3 22 20 21",
+            "labels": "current A B C D E F G H I J K L M N"}
+LIMITS = ServerLimits(max_time=3.0, grace=0.5, workers=2, queue_size=1, max_events=300,
+                      max_tree_nodes=200, max_request_bytes=4_000, max_depth=12)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(LIMITS), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    assert main(list(argv)) == 0
+    document: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return document
+
+
+def cli_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    try:
+        status = main(list(argv))
+    except SystemExit as ended:  # the argument parser's errors
+        status = int(str(ended.code))
+    assert status == 2
+    line = capsys.readouterr().err.strip()
+    message = line.split(": error: ", 1)[1]
+    return message.split(" (see '")[0]
+
+
+def without_time(document: dict[str, Any]) -> dict[str, Any]:
+    document = dict(document)
+    document["stats"] = {k: v for k, v in document["stats"].items() if k != "seconds"}
+    return document
+
+
+# -- every endpoint, every game ---------------------------------------------------------------
+
+
+def test_games_lists_what_the_command_line_lists(client: TestClient,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games", "--json"]) == 0
+    assert client.get("/api/games").json() == json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("name", sorted(games()))
+def test_every_game_solves_analyses_and_traces_as_the_command_line(
+        client: TestClient, capsys: pytest.CaptureFixture[str], name: str) -> None:
+    options = {"tree": SEED_004, "nim": {"rows": "1,2,3"}, "subtraction": {"heap": "9"},
+               "connect4": {"width": "4", "height": "4"}}.get(name, {})
+    flags = [f"--{key}={value}" for key, value in options.items()]
+    for command in ("solve", "analyze", "trace"):
+        body = {"game": name, "options": options, "depth": 2, "tier": "python"}
+        answer = client.post(f"/api/{command}", json=body)
+        assert answer.status_code == 200, answer.text
+        # The server gives the engine its time limit as a budget: the command line with the
+        # same --time searches alike (node counts included).
+        budget = [] if command == "trace" else [f"--time={LIMITS.max_time:g}"]
+        expected = cli_json(capsys, command, name, *flags, "--depth=2", "--tier=python",
+                            *budget, "--json")
+        got = answer.json()
+        if command == "trace":
+            assert len(got.pop("log")) == len(got["events"])
+        assert without_time(got) == without_time(expected)
+
+
+def test_positions_and_moves_for_every_game(client: TestClient) -> None:
+    for name in sorted(games()):
+        options = {"tree": SEED_004}.get(name, {})
+        position = client.post("/api/position", json={"game": name, "options": options})
+        assert position.status_code == 200, position.text
+        first = position.json()["moves"][0]["text"]
+        after = client.post("/api/position", json={"game": name, "options": options,
+                                                   "moves": first}).json()
+        assert after["to_move"] != position.json()["to_move"] or name in ("tree",)
+
+
+def test_connect4_in_pons_notation_on_the_compiled_tier(client: TestClient) -> None:
+    got = client.post("/api/solve", json={"game": "connect4", "moves": "4455"}).json()
+    assert (got["tier"], got["value_text"], got["score"]) == ("compiled", "win in 3", 18)
+    board = client.post("/api/position", json={"game": "connect4", "moves": "4455"}).json()
+    assert board["board"]["cells"][-1][3:5] == ["X", "X"]
+    assert board["board"]["cells"][-2][3:5] == ["O", "O"]
+
+
+def test_engine_reply_plays_the_best_move_and_shows_the_position(client: TestClient) -> None:
+    got = client.post("/api/move", json={"game": "tictactoe", "moves": "0,0 1,1 0,1"}).json()
+    assert got["best_move"] == "0,2"  # O must block the top row
+    assert got["position"]["board"]["cells"][0] == ["X", "X", "O"]
+    by_depth = client.post("/api/move", json={"game": "tictactoe", "strength": "depth",
+                                              "depth": 1}).json()
+    assert by_depth["depth"] == 1
+
+
+def test_trace_of_seed_004_has_the_texts_log_and_prunes(client: TestClient) -> None:
+    soft = client.post("/api/trace", json={"game": "tree", "options": SEED_004}).json()
+    hard = client.post("/api/trace", json={"game": "tree", "options": SEED_004,
+                                           "fail_hard": True}).json()
+    assert "    MAX node D... Prune : J ( A = 14 : B = 10 )" in soft["log"]
+    finals = {flavour: {event["node"]: event["value"] for event in got["events"]
+                        if event["kind"] == "done"} for flavour, got in
+              (("soft", soft), ("hard", hard))}
+    assert (finals["soft"]["I"], finals["soft"]["E"]) == (14, 5)
+    assert (finals["hard"]["I"], finals["hard"]["E"]) == (10, 10)
+
+
+def test_tree_drawing_of_a_tree_a_json_document_and_a_game(client: TestClient) -> None:
+    nodes = client.post("/api/tree", json={"game": "tree", "options": SEED_004}).json()["nodes"]
+    assert len(nodes) == 31 and nodes[0]["label"] == "current"
+    assert [node["value"] for node in nodes if node["leaf"]][:4] == [10, 11, 12, 9]
+    aima = {"root": "A", "children": {"A": ["B", "C"]}, "values": {"B": 3, "C": "win"}}
+    drawn = client.post("/api/tree", json={"game": "tree", "tree": aima}).json()["nodes"]
+    assert [(node["label"], node["value"], node["result"]) for node in drawn] == [
+        ("A", None, None), ("B", 3, None), ("C", None, "win")]
+    game = client.post("/api/tree", json={"game": "tictactoe", "depth": 1}).json()["nodes"]
+    assert len(game) == 10 and game[1]["role"] == "MIN"
+
+
+# -- bad input: the command line's message, never a 500 ------------------------------------
+
+BAD = [
+    ("solve", {"game": "chess"}, ["solve", "chess"]),
+    ("solve", {"game": "tictactoe", "depth": "x"}, ["solve", "tictactoe", "--depth=x"]),
+    ("solve", {"game": "tictactoe", "depth": -1}, ["solve", "tictactoe", "--depth=-1"]),
+    ("solve", {"game": "tictactoe", "time": "0"}, ["solve", "tictactoe", "--time=0"]),
+    ("solve", {"game": "tictactoe", "algorithm": "best"},
+     ["solve", "tictactoe", "--algorithm=best"]),
+    ("solve", {"game": "tictactoe", "weak": True, "depth": 2},
+     ["solve", "tictactoe", "--weak", "--depth=2"]),
+    ("solve", {"game": "tictactoe", "algorithm": "minimax", "fail_hard": True},
+     ["solve", "tictactoe", "--algorithm=minimax", "--fail-hard"]),
+    ("solve", {"game": "tictactoe", "moves": "1,1 1,1"}, ["solve", "tictactoe", "--moves=1,1 1,1"]),
+    ("solve", {"game": "connect4", "moves": "--json"}, ["solve", "connect4", "--moves=--json"]),
+    ("analyze", {"game": "nim", "options": {"rows": "1,x"}}, ["analyze", "nim", "--rows=1,x"]),
+    ("trace", {"game": "tree", "options": {"leaves": "3 5 2"}},
+     ["trace", "tree", "--leaves=3 5 2"]),
+    ("trace", {"game": "tree", "options": {"nested": "[[1,"}}, ["trace", "tree", "--nested=[[1,"]),
+    ("solve", {"game": "connect4", "options": {"width": "12"}},
+     ["solve", "connect4", "--width=12"]),
+]
+
+
+@pytest.mark.parametrize(("path", "body", "argv"), BAD, ids=[" ".join(row[2]) for row in BAD])
+def test_bad_input_gets_400_and_the_command_lines_message(
+        client: TestClient, capsys: pytest.CaptureFixture[str], path: str, body: dict[str, Any],
+        argv: list[str]) -> None:
+    answer = client.post(f"/api/{path}", json=body)
+    assert answer.status_code == 400, answer.text
+    if argv[1] == "chess":
+        assert answer.json()["detail"].startswith("unknown game 'chess'; games: tictactoe")
+    else:
+        assert answer.json()["detail"] == cli_error(capsys, *argv)
+
+
+@pytest.mark.parametrize(("body", "status", "words"), [
+    ({"game": "tictactoe", "colour": "red"}, 422, "colour: Extra inputs are not permitted"),
+    ({"game": 7}, 422, "game: Input should be a valid string"),
+    ({"game": "nim", "options": {"heap": "3"}}, 400, "nim has no option heap"),
+    ({"game": "nim", "options": {"misere": "yes"}}, 400, "--misere is a switch"),
+    ({"game": "tree", "options": {"file": "/etc/passwd"}}, 400, "the API does not read"),
+    ({"game": "tictactoe", "tree": [1, 2]}, 400, "not tictactoe's"),
+    ({"game": "tree", "tree": {"nested": [[1, 2]]}, "options": {"leaves": "1 2"}}, 400,
+     "not both"),
+    ({"game": "tree", "tree": {"rooted": 1}}, 400, "needs one of the keys"),
+])
+def test_bad_bodies_get_a_one_line_4xx(client: TestClient, body: dict[str, Any], status: int,
+                                       words: str) -> None:
+    answer = client.post("/api/solve", json=body)
+    assert answer.status_code == status, answer.text
+    assert words in answer.json()["detail"]
+    assert "\n" not in answer.json()["detail"]
+
+
+def test_malformed_json_and_wrong_methods_are_4xx(client: TestClient) -> None:
+    assert client.post("/api/solve", content=b"{not json",
+                       headers={"Content-Type": "application/json"}).status_code == 422
+    assert client.post("/api/solve", content=b"[" * 1900 + b"]" * 1900,
+                       headers={"Content-Type": "application/json"}).status_code in (400, 422)
+    assert client.get("/api/solve").status_code == 405
+    assert client.get("/api/nothing").status_code == 404
+    assert client.get("/play/chess").status_code == 404
+
+
+# -- every limit --------------------------------------------------------------------------------
+
+
+def test_request_size_limit(client: TestClient) -> None:
+    answer = client.post("/api/solve", json={"game": "tree", "options": {"leaves": "1 " * 3000}})
+    assert answer.status_code == 413
+    assert "4,000 bytes" in answer.json()["detail"]
+
+
+def test_depth_limit(client: TestClient) -> None:
+    answer = client.post("/api/solve", json={"game": "tictactoe", "depth": 13})
+    assert answer.status_code == 400
+    assert "at most 12; gametree serve --max-depth" in answer.json()["detail"]
+
+
+def test_trace_length_limit(client: TestClient) -> None:
+    answer = client.post("/api/trace", json={"game": "tictactoe", "depth": 3})
+    assert answer.status_code == 400
+    assert "goes past 300 events" in answer.json()["detail"]
+
+
+def test_tree_size_limits(client: TestClient) -> None:
+    big = client.post("/api/solve", json={"game": "tree", "options": {"leaves": "1 " * 256}})
+    assert big.status_code == 400 and "at most 200" in big.json()["detail"]
+    drawn = client.post("/api/tree", json={"game": "tictactoe", "depth": 3})
+    assert drawn.status_code == 400 and "more than 200 nodes" in drawn.json()["detail"]
+
+
+def test_time_limit_caps_the_engine_and_stops_what_cannot_stop(client: TestClient) -> None:
+    capped = client.post("/api/solve", json={"game": "connect4", "time": 60}).json()
+    assert capped["stats"]["stopped_by"] == "time"  # answered with its deepest search
+    stopped = client.post("/api/solve", json={"game": "connect4", "algorithm": "minimax"})
+    assert stopped.status_code == 422
+    assert "limit of 3 s" in stopped.json()["detail"]
+    assert client.get("/api/status").json()["busy"] == 0
+
+
+# -- the queue and cancellation --------------------------------------------------------------
+
+
+def test_a_full_queue_answers_503_with_retry_after() -> None:
+    limits = ServerLimits(max_time=30.0, workers=1, queue_size=0)
+    app = create_app(limits)
+    with TestClient(app, raise_server_exceptions=False) as small:
+        pool = app.state.pool
+
+        async def occupy() -> None:
+            assert pool._idle is not None
+            await pool._idle.get()  # the one worker is taken
+
+        async def free() -> None:
+            assert pool._idle is not None
+            pool._idle.put_nowait(pool._slots[0])
+
+        assert small.portal is not None
+        small.portal.call(occupy)
+        answer = small.post("/api/solve", json={"game": "bones"})
+        small.portal.call(free)
+        assert answer.status_code == 503
+        assert int(answer.headers["Retry-After"]) >= 1
+        assert small.post("/api/solve", json={"game": "bones", "tier": "python"}).status_code \
+            == 200
+
+
+SERVER = """
+import sys, uvicorn
+from gametree.web.app import create_app
+from gametree.web.limits import ServerLimits
+if __name__ == "__main__":
+    uvicorn.run(create_app(ServerLimits(max_time=120.0, workers=1)), host="127.0.0.1",
+                port=int(sys.argv[1]), log_level="warning")
+"""
+
+
+def test_a_client_that_goes_away_stops_its_search(tmp_path: Any) -> None:
+    httpx = pytest.importorskip("httpx")
+    from tests.web_support import free_port, wait_for  # noqa: PLC0415
+
+    script = tmp_path / "server.py"
+    script.write_text(SERVER)
+    port = free_port()
+    server = subprocess.Popen([sys.executable, str(script), str(port)])
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: httpx.get(f"{base}/api/status").status_code == 200)
+        with pytest.raises(httpx.ReadTimeout):  # minimax on Connect Four never ends
+            httpx.post(f"{base}/api/solve", json={"game": "connect4", "algorithm": "minimax"},
+                       timeout=2.0)
+        # The limit is 120 s: only the cancellation can have freed the worker.
+        wait_for(lambda: httpx.get(f"{base}/api/status").json() == {
+            "workers": 1, "busy": 0, "waiting": 0, "stopped": 1})
+        assert httpx.post(f"{base}/api/solve", json={"game": "bones", "tier": "python"},
+                          timeout=60).json()["outcome"] == "win"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+# -- no request family gets a 500 ------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=False)
+    | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                 max_size=4),
+    max_leaves=12)
+FIELDS = st.sampled_from(["game", "options", "tree", "moves", "algorithm", "depth", "time",
+                          "nodes", "no_distance", "fail_hard", "exact", "seed", "tier", "weak",
+                          "strength"])
+
+
+@settings(max_examples=60, derandomize=True)
+@given(path=st.sampled_from(["solve", "analyze", "trace", "move", "tree", "position"]),
+       game=st.sampled_from([*sorted(games()), "x"]),
+       extra=st.dictionaries(FIELDS, JSON_VALUES, max_size=4))
+def test_no_body_gets_a_500(client: TestClient, path: str, game: str,
+                            extra: dict[str, Any]) -> None:
+    body: dict[str, Any] = {"game": game, "tier": "python", "depth": 1, **extra}
+    if path in ("tree", "position"):
+        body = {key: value for key, value in body.items()
+                if key in ("game", "options", "tree", "moves", "depth")}
+        if path == "position":
+            body.pop("depth", None)
+    answer = client.post(f"/api/{path}", json=body)
+    assert answer.status_code < 500 or answer.status_code == 503, answer.text
+    assert "Traceback" not in answer.text
+
+
