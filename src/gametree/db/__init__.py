@@ -1,0 +1,1 @@
+"""Solution databases: solve once, keep forever (``gametree db``; docs/solving.md)."""
