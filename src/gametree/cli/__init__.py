@@ -25,7 +25,7 @@ from ..compiled.interrupt import end_process_on_fragile_sigint
 from ..compiled.startup import without_blas_probe
 from ..game import GameError
 from ..options import OptionError
-from . import caching, checking, counting, listing, play, searching
+from . import caching, checking, counting, database, listing, play, searching
 from .parser import CliParser
 
 FLAGS = {
@@ -56,6 +56,7 @@ def build_parser() -> CliParser:
     checking.add_commands(subparsers)
     play.add_command(subparsers)
     caching.add_commands(subparsers)
+    database.add_commands(subparsers)
     return parser
 
 

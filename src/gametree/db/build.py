@@ -49,6 +49,9 @@ class BuildReport:
     """Frontier positions found stored already (a resumed build)."""
     tier: str = ""
     """The retrograde analysis's tier (a whole game)."""
+    analysed: int = 0
+    """Positions the retrograde analysis valued (on its tier's own states: the compiled tier
+    may tell apart twins that the database merges)."""
     timings: dict[str, float] = field(default_factory=dict)
     complete: bool = False
 
@@ -57,14 +60,14 @@ class BuildReport:
         """Positions per second of the build's main work (retrograde: valuing every position;
         book: solving the frontier)."""
         seconds = self.timings.get("solve", 0.0)
-        count = self.solved if self.coverage == "book" else self.positions
+        count = self.solved if self.coverage == "book" else self.analysed
         return count / seconds if seconds > 0 else 0.0
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return {"file": self.path, "variant": self.variant, "coverage": self.coverage,
                 "positions": self.positions, "added": self.added, "solved": self.solved,
-                "skipped": self.skipped, "tier": self.tier or None,
+                "skipped": self.skipped, "tier": self.tier or None, "analysed": self.analysed,
                 "timings": {name: round(value, 3) for name, value in self.timings.items()},
                 "positions_per_second": round(self.rate, 1), "complete": self.complete}
 
@@ -157,8 +160,9 @@ def _whole_game(database: Database, game: Game[Any, Any], root: Any, report: Bui
     report.timings.update(compile=solution.seconds_compile, solve=solution.seconds_solve,
                           replay=solution.seconds_replay)
     stored = time.perf_counter()
-    rows = retrograde.whole_game_rows(game, solution)
-    progress.start("storing positions", solution.graph.size)
+    report.analysed = solution.graph.size
+    rows = list(retrograde.whole_game_rows(game, solution))
+    progress.start("storing positions", len(rows))
     for rows_batch in _batches(rows, batch):
         report.added += database.add(rows_batch, run=run)
         progress.advance(len(rows_batch))
