@@ -97,7 +97,8 @@ def run_stats(args: argparse.Namespace) -> int:
         f"an opening book to {meta.get('plies')} plies"
     root = meta.get("root") or "the start"
     print(f"{args.file}: {database.variant}, {coverage} from {root}")
-    print(f"positions: {summary['positions']:,} ({', '.join(f'{count:,} {kind}' for kind, count in summary['by_kind'].items())})")
+    kinds = ", ".join(f"{count:,} {kind}" for kind, count in summary["by_kind"].items())
+    print(f"positions: {summary['positions']:,} ({kinds})")
     values = summary["by_value"]
     print(f"for the player to move: {values['win']:,} wins, {values['draw']:,} draws, "
           f"{values['loss']:,} losses")
@@ -116,12 +117,11 @@ def run_export(args: argparse.Namespace) -> int:
     from ..db.check import export_rows  # noqa: PLC0415
     from ..db.store import Database  # noqa: PLC0415
 
-    with Database.open(args.file) as database:
-        with contextlib.ExitStack() as stack:
-            out = sys.stdout if args.output in (None, "-") else stack.enter_context(
-                open(args.output, "w", encoding="utf-8", newline=""))  # noqa: SIM115
-            for line in export_rows(database, args.format):
-                out.write(line + "\n")
+    with Database.open(args.file) as database, contextlib.ExitStack() as stack:
+        out = sys.stdout if args.output in (None, "-") else stack.enter_context(
+            open(args.output, "w", encoding="utf-8", newline=""))
+        for line in export_rows(database, args.format):
+            out.write(line + "\n")
     return 0
 
 

@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 from ..game import Game
 from ..play.opponent import Decision, Opponent
 from ..result import MoveValue, SearchResult, SearchStats
-from ..values import WIN
+from ..values import WIN, Outcome
 from .retrograde import join_value
 from .store import Database, Row, key_text
 
@@ -128,7 +128,7 @@ class SolutionDatabase(Generic[S, M]):
                 moves.append(MoveValue(move, seen if game.to_move(child) == game.to_move(
                     state) else -seen, "exact"))
         best_move = entry.best[0] if entry.best else None
-        outcome = "win" if entry.value > 0 else "loss" if entry.value < 0 else "draw"
+        outcome: Outcome = "win" if entry.value > 0 else "loss" if entry.value < 0 else "draw"
         return SearchResult(
             best_move=best_move, value=entry.score, moves=tuple(moves),
             pv=self._line(state, best_move), stats=SearchStats(iterations=0), algorithm=ALGORITHM,
