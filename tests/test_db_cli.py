@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -112,15 +114,13 @@ def test_solve_and_analyze_answer_from_the_database(capsys: pytest.CaptureFixtur
     assert json.loads(out)["database"]["hit"] is False
     status, out, _ = run(capsys, "solve", "connect4", "--width", "4", "--height", "4",
                          "--db", str(book))
+    assert status == 0
     assert "from database" in out
 
 
 def test_play_takes_its_moves_from_the_database(capsys: pytest.CaptureFixture[str],
                                                 book: Path, monkeypatch: pytest.MonkeyPatch
                                                 ) -> None:
-    import io
-    import sys
-
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     status, out, _ = run(capsys, "play", "connect4", "--width", "4", "--height", "4",
                          "--first", "engine", "--db", str(book))
