@@ -25,7 +25,7 @@ from ..compiled.interrupt import end_process_on_fragile_sigint
 from ..compiled.startup import without_blas_probe
 from ..game import GameError
 from ..options import OptionError
-from . import caching, checking, counting, listing, play, searching, serving
+from . import caching, checking, counting, database, listing, play, searching, serving
 from .parser import CliParser
 
 FLAGS = {
@@ -57,6 +57,7 @@ def build_parser() -> CliParser:
     play.add_command(subparsers)
     caching.add_commands(subparsers)
     serving.add_command(subparsers)
+    database.add_commands(subparsers)
     return parser
 
 

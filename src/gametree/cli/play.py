@@ -82,6 +82,9 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
                                "so that games vary")
     parser.add_argument("--moves", metavar="\"M M ...\"",
                         help="start from the position after these moves")
+    parser.add_argument("--db", metavar="FILE",
+                        help="play from this solution database or opening book where it knows "
+                             "the position (at once), and search elsewhere")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour the output: auto (default) colours a terminal unless "
                              "NO_COLOR is set")
@@ -115,8 +118,12 @@ def run_play(args: argparse.Namespace) -> int:
         fail("--watch lets the engine play both sides: --first does not apply")
     game, start = game_and_position(args)
     time_per_move, depth = _time_and_depth(args)
-    opponent = SearchOpponent(depth=depth, time_per_move=time_per_move,
-                              algorithm=args.algorithm, seed=args.seed, tier=args.tier)
+    opponent: Any = SearchOpponent(depth=depth, time_per_move=time_per_move,
+                                   algorithm=args.algorithm, seed=args.seed, tier=args.tier)
+    if args.db:
+        from ..db.answer import DatabaseOpponent, SolutionDatabase  # noqa: PLC0415
+
+        opponent = DatabaseOpponent(SolutionDatabase(args.db, game), opponent)
     mover = game.to_move(start)
     human: int | None = None
     if not args.watch:

@@ -48,15 +48,31 @@ def _report(args: argparse.Namespace, *, exact_root: bool, analysis: bool) -> in
     spec = get(args.game)
     options = search_options(args, exact_root=exact_root)
     game, state = game_and_position(args)
-    result = search(game, state, options)
+    result = _from_database(args, game, state, exact=exact_root) if args.db else None
+    if result is None:
+        result = search(game, state, options)
     if args.json:
-        print(json.dumps(spec.result_json(game, state, result)))
+        document = spec.result_json(game, state, result)
+        if args.db:
+            document["database"] = {"file": args.db, "hit": result.algorithm == "database"}
+        print(json.dumps(document))
     else:
         print(position_text(game, state))
         print()
         print(result_text(game, state, result, analysis=analysis))
         _print_extras(spec, game, state, result)
+        if result.algorithm == "database":
+            print(f"from database {args.db}: no search")
     return 0
+
+
+def _from_database(args: argparse.Namespace, game: Game[Any, Any], state: Any, *,
+                   exact: bool) -> SearchResult[Any] | None:
+    """The answer of ``--db FILE`` when it stores the position (or its twin), else ``None``."""
+    from ..db.answer import SolutionDatabase  # noqa: PLC0415 - only with --db
+
+    with SolutionDatabase(args.db, game) as database:
+        return database.result(state, exact=exact)
 
 
 def _print_extras(spec: GameSpec, game: Game[Any, Any], state: Any,
@@ -203,6 +219,11 @@ def add_commands(subparsers: Any) -> None:
                      "per line (Connect Four: Pons' 'moves score' lines), and print one JSON "
                      "line per position as soon as it is solved, with the expected values and "
                      "whether they agree (a weak solve: by sign)")
+        if run is not run_trace:
+            common.add_argument(
+                "--db", metavar="FILE",
+                help="answer at once from this solution database when it stores the position "
+                     "or its symmetric twin (gametree db build); search otherwise")
         command = subparsers.add_parser(name, help=summary, description=description)
         add_game_commands(command, common)
         command.set_defaults(run=run)

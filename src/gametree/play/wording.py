@@ -53,6 +53,8 @@ def move_value(decision: Decision[Any], entry: MoveValue[Any]) -> str:
 
 def effort(decision: Decision[Any]) -> str:
     """How hard the search looked: ``to the end, 5,478 nodes, 0.12 s``."""
+    if decision.result.algorithm == "database":
+        return "from the database, no search"
     reach = "to the end" if decision.complete or decision.depth is None else (
         f"depth {decision.depth}")
     return f"{reach}, {decision.nodes:,} nodes, {decision.seconds:.2f} s"

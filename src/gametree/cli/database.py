@@ -1,0 +1,242 @@
+"""The ``db`` command: build, query, describe, export and check solution databases
+(:mod:`gametree.db`, docs/solving.md)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import shlex
+import sys
+from typing import Any
+
+from ..registry import get, play_moves
+from .parser import CliParser, add_game_commands, game_options, non_negative_int, positive_int
+
+
+def run_build(args: argparse.Namespace) -> int:
+    """``gametree db build GAME --db FILE --plies N | --all``."""
+    from ..db.build import build  # noqa: PLC0415 - the other commands do not need it
+    from ..db.progress import progress_for  # noqa: PLC0415
+
+    if (args.plies is None) == (not args.all):
+        raise ValueError("give either --plies N (an opening book) or --all (the whole game)")
+    progress = progress_for(quiet=args.quiet, every=args.log_every)
+    report = build(args.db, args.game, game_options(args), plies=args.plies,
+                   moves=args.moves or "", workers=args.workers, executor=args.executor,
+                   address=args.address, chunk=args.chunk, tier=args.tier, progress=progress,
+                   command=shlex.join(["gametree", *sys.argv[1:]]) if sys.argv else "")
+    if args.json:
+        print(json.dumps(report.as_dict()))
+        return 0
+    if report.coverage == "all":
+        how = (f"the whole game by retrograde analysis ({report.tier} tier): "
+               f"{report.rate:,.0f} positions/s")
+    else:
+        how = (f"an opening book to {args.plies} plies: {report.solved:,} frontier positions "
+               f"solved ({report.rate:,.1f}/s)")
+        if report.skipped:
+            how += f", {report.skipped:,} found stored already"
+    print(f"{report.path}: {report.positions:,} positions of {report.variant}, {how}; "
+          f"{report.added:,} stored by this run in {report.timings.get('total', 0.0):.2f} s")
+    return 0
+
+
+def run_query(args: argparse.Namespace) -> int:
+    """``gametree db query GAME --db FILE --moves ...``."""
+    from ..db.answer import SolutionDatabase  # noqa: PLC0415
+
+    spec = get(args.game)
+    game = spec.make(**game_options(args))
+    state = play_moves(game, spec.split_moves(args.moves or ""))
+    with SolutionDatabase(args.db, game) as database:
+        entry = database.lookup(state)
+        if entry is None:
+            if args.json:
+                print(json.dumps({"found": False, "moves": args.moves or ""}))
+            else:
+                print(f"not in {args.db}")
+            return 1
+        best = [game.format_move(state, move) for move in entry.best]
+        if args.json:
+            print(json.dumps({"found": True, "moves": args.moves or "", "value": entry.value,
+                              "outcome": _outcome(entry.value), "plies": entry.plies,
+                              "best": best, "kind": entry.row.kind, "twin": entry.twin,
+                              "stored_moves": entry.row.moves}))
+        else:
+            said = "draw" if entry.value == 0 else f"{_outcome(entry.value)} in {entry.plies}"
+            twin = f" (stored as its twin {entry.row.moves!r})" if entry.twin else ""
+            print(f"{_mover(game, state)}: {said}; best: {' '.join(best) or '(game over)'}; "
+                  f"{entry.row.kind}{twin}")
+    return 0
+
+
+def _outcome(value: int) -> str:
+    return "win" if value > 0 else "loss" if value < 0 else "draw"
+
+
+def _mover(game: Any, state: Any) -> str:
+    return f"{game.player_names[game.to_move(state)]} to move"
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    """``gametree db stats FILE``."""
+    from ..db.store import Database  # noqa: PLC0415
+
+    with Database.open(args.file) as database:
+        meta = database.meta
+        summary = database.summary()
+        size = database.size()
+    document = {"file": args.file, "variant": database.variant, "bytes": size,
+                "meta": {name: (json.loads(value) if name in ("options", "timings") and value
+                                else value) for name, value in meta.items()}, **summary}
+    if args.json:
+        print(json.dumps(document))
+        return 0
+    coverage = "the whole game" if meta.get("coverage") == "all" else \
+        f"an opening book to {meta.get('plies')} plies"
+    root = meta.get("root") or "the start"
+    print(f"{args.file}: {database.variant}, {coverage} from {root}")
+    kinds = ", ".join(f"{count:,} {kind}" for kind, count in summary["by_kind"].items())
+    print(f"positions: {summary['positions']:,} ({kinds})")
+    values = summary["by_value"]
+    print(f"for the player to move: {values['win']:,} wins, {values['draw']:,} draws, "
+          f"{values['loss']:,} losses")
+    print("by ply: " + ", ".join(f"{ply}: {count:,}" for ply, count in summary["by_ply"].items()))
+    print(f"complete: {'yes' if meta.get('complete') == '1' else 'no (build it again to go on)'}"
+          f"; {len(summary['runs'])} build run(s); {size:,} bytes on disk")
+    print(f"built by gametree {meta.get('gametree_version')}: {meta.get('command')}")
+    if meta.get("kernel"):
+        print(f"kernel: {meta['kernel']}")
+    print(f"scoring: {meta.get('scoring')}")
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """``gametree db export FILE --format jsonl|csv``."""
+    from ..db.check import export_rows  # noqa: PLC0415
+    from ..db.store import Database  # noqa: PLC0415
+
+    with Database.open(args.file) as database, contextlib.ExitStack() as stack:
+        out = sys.stdout if args.output in (None, "-") else stack.enter_context(
+            open(args.output, "w", encoding="utf-8", newline=""))
+        for line in export_rows(database, args.format):
+            out.write(line + "\n")
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """``gametree db check FILE``: 0 if all is well, 1 if a problem was found."""
+    from ..db.check import check  # noqa: PLC0415
+    from ..db.store import Database  # noqa: PLC0415
+
+    with Database.open(args.file) as database:
+        report = check(database, sample=args.sample, seed=args.seed)
+    if args.json:
+        print(json.dumps(report.as_dict()))
+    else:
+        for problem in report.problems:
+            print(problem)
+        if report.problem_count > len(report.problems):
+            print(f"... and {report.problem_count - len(report.problems)} more")
+        verdict = "ok" if report.ok else f"{report.problem_count} problem(s)"
+        print(f"{args.file}: {verdict}: {report.rows:,} rows, {report.interior:,} interior "
+              f"positions checked against their children, {report.resolved} re-solved by "
+              f"the engine")
+    return 0 if report.ok else 1
+
+
+def add_commands(subparsers: Any) -> None:
+    """Register ``db`` with its sub-commands."""
+    command = subparsers.add_parser(
+        "db", help="solution databases and opening books: build, query, stats, export, check",
+        description="Solve once, keep forever: a database of exact values, distances and best "
+                    "moves (SQLite), for a whole game or for every position of an opening. "
+                    "See docs/solving.md.")
+    actions = command.add_subparsers(dest="action", metavar="ACTION", required=True,
+                                     parser_class=CliParser)
+
+    build = CliParser(add_help=False)
+    build.add_argument("--db", required=True, metavar="FILE", help="the database file")
+    what = build.add_argument_group("what to store")
+    what.add_argument("--all", action="store_true",
+                      help="every position of the game, by retrograde analysis")
+    what.add_argument("--plies", type=non_negative_int, metavar="N",
+                      help="an opening book: every position within N moves, the frontier "
+                           "solved exactly by the engine, the rest backed up by minimax")
+    what.add_argument("--moves", metavar="\"M M ...\"",
+                      help="build from the position after these moves (default: the start)")
+    how = build.add_argument_group("how")
+    how.add_argument("--workers", type=positive_int, metavar="N",
+                     help="processes solving the frontier (default: every core; 1: this "
+                          "process); with --executor ray, the actors (default: the cluster's "
+                          "CPUs)")
+    how.add_argument("--executor", choices=("local", "ray"), default="local",
+                     help="local (default): a process pool on this machine; ray: a Ray "
+                          "cluster (pip install 'gametree[ray]')")
+    how.add_argument("--address", metavar="ADDR",
+                     help="the Ray cluster to join (default: a new local one, or "
+                          "RAY_ADDRESS)")
+    how.add_argument("--chunk", type=positive_int, default=32, metavar="N",
+                     help="frontier positions per task (default: 32)")
+    how.add_argument("--tier", choices=("auto", "python", "compiled"), default="auto",
+                     help="where retrograde analysis runs (default: compiled when the game "
+                          "has a kernel)")
+    how.add_argument("--quiet", action="store_true", help="no progress")
+    how.add_argument("--log-every", type=float, default=10.0, metavar="SECONDS",
+                     help="seconds between progress lines when not on a terminal "
+                          "(default: 10)")
+    build.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser = actions.add_parser(
+        "build", help="build (or continue) a database of a whole game or an opening book",
+        description="Build a database: --all stores every position of a small game by "
+                    "retrograde analysis; --plies N an opening book. Safe to interrupt (Ctrl-C "
+                    "or kill): run the same command again to continue where it stopped.")
+    add_game_commands(parser, build)
+    parser.set_defaults(run=run_build)
+
+    query = CliParser(add_help=False)
+    query.add_argument("--db", required=True, metavar="FILE", help="the database file")
+    query.add_argument("--moves", metavar="\"M M ...\"",
+                       help="the position after these moves (default: the start)")
+    query.add_argument("--json", action="store_true", help="print one JSON object")
+    parser = actions.add_parser(
+        "query", help="a position's stored value, distance and best moves",
+        description="Look a position (or its symmetric twin) up. Exit status 1 if it is not "
+                    "stored.")
+    add_game_commands(parser, query)
+    parser.set_defaults(run=run_query)
+
+    parser = actions.add_parser("stats", help="what a database holds",
+                                description="The variant, the counts by kind, ply and value, "
+                                            "the builds and the metadata of a database.")
+    parser.add_argument("file", metavar="FILE")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run_stats)
+
+    parser = actions.add_parser("export", help="every row as JSON lines or CSV, in a stable "
+                                               "order",
+                                description="Write every stored position, ordered by ply then "
+                                            "key: the same database always exports the same "
+                                            "text, whoever built it and however.")
+    parser.add_argument("file", metavar="FILE")
+    parser.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    parser.add_argument("--output", metavar="FILE", help="write here (default: standard output)")
+    parser.set_defaults(run=run_export)
+
+    parser = actions.add_parser(
+        "check", help="verify interior values against their children; re-solve a sample",
+        description="Check that every interior position's value and best moves are those its "
+                    "stored children give, that finished games hold their outcome, and that a "
+                    "random sample re-solved by the engine agrees. Exit status 1 if a problem "
+                    "is found.")
+    parser.add_argument("file", metavar="FILE")
+    parser.add_argument("--sample", type=non_negative_int, default=100, metavar="N",
+                        help="positions to re-solve (default: 100)")
+    parser.add_argument("--seed", type=int, default=0, metavar="N",
+                        help="which sample (default: 0)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run_check)
+
+
+__all__ = ["add_commands"]

@@ -1,0 +1,192 @@
+"""Answering from a database: the Python API's database object, and an opponent that plays
+from it.
+
+:class:`SolutionDatabase` opens a database for a game (refusing one built for another variant)
+and answers a position at once when it, or its symmetric twin (the same key), is stored:
+:meth:`SolutionDatabase.lookup` gives the stored entry with the best moves translated to the
+position asked about; :meth:`SolutionDatabase.result` a :class:`~gametree.SearchResult` whose
+``algorithm`` is ``"database"`` (no search ran: its statistics are zeros). Root moves whose
+positions are stored get their exact values too ("near the root").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from ..game import Game
+from ..play.opponent import Decision, Opponent
+from ..result import MoveValue, SearchResult, SearchStats
+from ..values import WIN, Outcome
+from .retrograde import join_value
+from .store import Database, Row, key_text
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+ALGORITHM = "database"
+"""The ``algorithm`` of a result answered from a database."""
+
+
+@dataclass(frozen=True)
+class Entry(Generic[M]):
+    """A stored answer for one position, its best moves in that position's own moves."""
+
+    value: int
+    """1 win, 0 draw, -1 loss, for the player to move."""
+    plies: int | None
+    """Plies to the end with best play (``None`` for a draw)."""
+    best: tuple[M, ...]
+    """Every stored best move (a frontier position: the one the solver chose)."""
+    row: Row
+    twin: bool
+    """True if the stored row is another position with the same key (a symmetric twin)."""
+
+    @property
+    def score(self) -> int:
+        """The value on the engine's scale (``gametree.values``: ``WIN - plies`` for a win)."""
+        return join_value(self.value, self.plies)
+
+
+class SolutionDatabase(Generic[S, M]):
+    """A solution database opened for one game (the variant it was built for).
+
+    ``SolutionDatabase(path, game)`` raises :class:`~gametree.db.DatabaseError` for a missing
+    or damaged file, or one built for another variant of the game.
+    """
+
+    def __init__(self, path: str | Path, game: Game[S, M]) -> None:
+        self.store = Database.open(path)
+        try:
+            self.store.check_game(game)
+        except Exception:
+            self.store.close()
+            raise
+        self.game = game
+        self.path = Path(path)
+        root_moves = self.store.meta.get("root", "")
+        self._root = game.initial_state()
+        for text in root_moves.split():
+            self._root = game.play(self._root, game.parse_move(self._root, text))
+
+    def close(self) -> None:
+        """Close the file."""
+        self.store.close()
+
+    def __enter__(self) -> SolutionDatabase[S, M]:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def state_of(self, row: Row) -> S:
+        """The position a row's moves lead to from the database's root."""
+        state = self._root
+        for text in row.moves.split():
+            state = self.game.play(state, self.game.parse_move(state, text))
+        return state
+
+    def lookup(self, state: S) -> Entry[M] | None:
+        """The stored entry of ``state`` (or of its twin), or ``None``."""
+        game = self.game
+        row = self.store.get(game.key(state))
+        if row is None:
+            return None
+        stored = self.state_of(row)
+        names = row.best.split()
+        if stored == state:
+            best = tuple(game.parse_move(state, name) for name in names)
+            return Entry(row.value, row.plies, best, row, twin=False)
+        # A twin: each stored best move leads to a child whose key the same move of this
+        # position, seen through the symmetry, leads to as well.
+        wanted = {game.key(game.play(stored, game.parse_move(stored, name))) for name in names}
+        best = tuple(move for move in game.moves(state)
+                     if game.key(game.play(state, move)) in wanted)
+        return Entry(row.value, row.plies, best, row, twin=True)
+
+    def result(self, state: S, *, exact: bool = False) -> SearchResult[M] | None:
+        """A search result from the database, or ``None`` if ``state`` is not stored (or,
+        with ``exact``, if some root move's position is not stored: its value is unknown)."""
+        entry = self.lookup(state)
+        if entry is None:
+            return None
+        game = self.game
+        moves: list[MoveValue[M]] = []
+        if game.outcome(state) is None:
+            for move in game.moves(state):
+                child = game.play(state, move)
+                found = self.store.get(game.key(child))
+                if found is None:
+                    if exact:
+                        return None
+                    if move in entry.best:
+                        moves.append(MoveValue(move, entry.score, "exact"))
+                    continue
+                value = join_value(found.value, found.plies)
+                seen = value - 1 if value > 0 else value + 1 if value < 0 else 0
+                moves.append(MoveValue(move, seen if game.to_move(child) == game.to_move(
+                    state) else -seen, "exact"))
+        best_move = entry.best[0] if entry.best else None
+        outcome: Outcome = "win" if entry.value > 0 else "loss" if entry.value < 0 else "draw"
+        return SearchResult(
+            best_move=best_move, value=entry.score, moves=tuple(moves),
+            pv=self._line(state, best_move), stats=SearchStats(iterations=0), algorithm=ALGORITHM,
+            tier="python", depth=None, by_distance=True, outcome=outcome, plies=entry.plies,
+            exhaustive=True, complete=True, weak=False)
+
+    def _line(self, state: S, move: M | None) -> tuple[M, ...]:
+        """The best line as far as the database knows it."""
+        line: list[M] = []
+        seen = set()
+        while move is not None and len(line) < 200:
+            line.append(move)
+            state = self.game.play(state, move)
+            key = self.game.key(state)
+            if key in seen:
+                break
+            seen.add(key)
+            entry = self.lookup(state)
+            move = entry.best[0] if entry is not None and entry.best else None
+        return tuple(line)
+
+
+class DatabaseOpponent:
+    """An opponent that plays from a database where it can and asks another opponent (a
+    search) elsewhere: a book's moves at once, the engine's after the book."""
+
+    def __init__(self, database: SolutionDatabase[Any, Any], fallback: Opponent) -> None:
+        self.database = database
+        self.fallback = fallback
+
+    def describe(self, game: Game[Any, Any]) -> str:
+        """The fallback's strength, and the database."""
+        return f"{self.fallback.describe(game)}; from the database {self.database.path.name} " \
+               f"where it knows the position"
+
+    def choose(self, game: Game[S, M], state: S) -> Decision[M]:
+        """The database's first best move, else the fallback's choice."""
+        found = self.database.result(state) if game is self.database.game else None
+        return Decision(found) if found is not None else self.fallback.choose(game, state)
+
+    def analyse(self, game: Game[S, M], state: S) -> Decision[M]:
+        """Every move's exact value from the database when all are stored, else the
+        fallback's analysis."""
+        found = self.database.result(state, exact=True) if game is self.database.game else None
+        return Decision(found) if found is not None else self.fallback.analyse(game, state)
+
+    def prepare(self, game: Game[Any, Any]) -> None:
+        """Prepare the fallback (the database needs nothing)."""
+        prepare = getattr(self.fallback, "prepare", None)
+        if prepare is not None:
+            prepare(game)
+
+
+def key_of(game: Game[Any, Any], state: Any) -> str:
+    """The stored key text of ``state``."""
+    return key_text(game.key(state))
+
+
+assert WIN > 0
+
+__all__ = ["ALGORITHM", "DatabaseOpponent", "Entry", "SolutionDatabase", "key_of"]

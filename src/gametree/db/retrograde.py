@@ -1,0 +1,525 @@
+"""Whole games by retrograde analysis: every position's value, distance and best moves at once.
+
+No search per position: the positions reachable from the root are enumerated once (forward,
+breadth first, merged by key), then valued backwards from the finished games, layer by layer:
+a position is valued as soon as every one of its children is (Kahn's order on the game's
+graph: the first layer holds the finished games, the next the positions all of whose moves
+lead into the first, and so on). A position's value is the best over its children, each seen
+from the player to move, one ply further away — the engine's distance scoring
+(:mod:`gametree.values`): a win as soon as possible, a loss as late as possible. A move that
+leaves the same player to move (an extra turn) is not negated.
+
+Two tiers, one answer (the tests compare them):
+
+* :func:`python_graph` enumerates with the Game contract (any game; merged by
+  :meth:`Game.key`);
+* :func:`compiled_graph` enumerates and values on the game's kernel, in numba: the kernel's
+  rules over encoded states in flat arrays and an open-addressing hash table of kernel keys.
+  Its positions are then replayed once on the Python form (by each one's first parent and
+  move), to store them under the Python form's key and in its notation; a key that merges
+  more than the kernel's (tic-tac-toe's symmetric twins) keeps the first position met.
+
+:func:`whole_game_rows` gives the database rows in breadth-first order.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..compiled.kernel import ONGOING, Kernel
+from ..game import ContractError, Game
+from ..values import WIN
+from .store import key_text
+
+RowTuple = tuple[str, int, str, int, int | None, str, str]
+"""A database row in the :class:`~gametree.db.store.Row` field order."""
+
+
+@dataclass
+class Graph:
+    """The positions reachable from a root and the moves between them, breadth first.
+
+    Node 0 is the root; every other node has the parent that first reached it and the move
+    from there (so each node has one line from the root). ``start[i]:start[i+1]`` index the
+    edges of node ``i`` in ``child`` (the child node) and ``move`` (the move, in the tier's
+    own form: a Python move, or a kernel move).
+    """
+
+    parent: list[int]
+    parent_move: list[Any]
+    start: list[int]
+    child: list[int]
+    move: list[Any]
+    outcome: list[int | None]
+    """The game's utility for player 0 at a finished position, else ``None``."""
+    mover: list[int]
+    states: list[Any] = field(default_factory=list)
+    """The Python states (filled by the Python tier, or by replaying a compiled graph)."""
+
+    @property
+    def size(self) -> int:
+        """How many positions."""
+        return len(self.parent)
+
+
+@dataclass
+class Solution:
+    """A solved graph: each position's value on the engine's scale and the best edges."""
+
+    graph: Graph
+    value: list[int]
+    best: list[bool]
+    tier: str
+    seconds_compile: float
+    """Compiling the kernel's retrograde functions (the compiled tier, once per process)."""
+    seconds_solve: float
+    """Enumerating and valuing every position (on the tier's own states)."""
+    seconds_replay: float
+    """Replaying a compiled graph's positions on the Python form (0 on the Python tier)."""
+
+
+def python_graph(game: Game[Any, Any], root: Any) -> Graph:
+    """Enumerate every position reachable from ``root`` with the Game contract."""
+    index: dict[Hashable, int] = {game.key(root): 0}
+    graph = Graph(parent=[-1], parent_move=[None], start=[], child=[], move=[], outcome=[],
+                  mover=[], states=[root])
+    states = graph.states
+    head = 0
+    while head < len(states):
+        state = states[head]
+        graph.start.append(len(graph.child))
+        outcome = game.outcome(state)
+        graph.outcome.append(None if outcome is None else _sign(outcome))
+        graph.mover.append(game.to_move(state))
+        if outcome is None:
+            for move in game.moves(state):
+                after = game.play(state, move)
+                key = game.key(after)
+                found = index.get(key)
+                if found is None:
+                    found = index[key] = len(states)
+                    states.append(after)
+                    graph.parent.append(head)
+                    graph.parent_move.append(move)
+                graph.child.append(found)
+                graph.move.append(move)
+        head += 1
+    graph.start.append(len(graph.child))
+    return graph
+
+
+def solve_python(graph: Graph) -> tuple[list[int], list[bool]]:
+    """Value every position of ``graph`` backwards from the finished ones (Kahn's order)."""
+    size = graph.size
+    start, child, mover = graph.start, graph.child, graph.mover
+    parents: list[list[int]] = [[] for _ in range(size)]
+    remaining = [0] * size
+    for node in range(size):
+        remaining[node] = start[node + 1] - start[node]
+        for edge in range(start[node], start[node + 1]):
+            parents[child[edge]].append(node)
+    value = [0] * size
+    queue: deque[int] = deque()
+    for node in range(size):
+        if remaining[node] == 0:
+            value[node] = _terminal_value(graph, node)
+            queue.append(node)
+    done = 0
+    while queue:
+        node = queue.popleft()
+        done += 1
+        for parent in parents[node]:
+            remaining[parent] -= 1
+            if remaining[parent] == 0:
+                value[parent] = max(
+                    _seen(value[child[edge]], mover[child[edge]] == mover[parent])
+                    for edge in range(start[parent], start[parent + 1]))
+                queue.append(parent)
+    if done < size:
+        raise ContractError("the game's positions form a cycle: some never reach the end")
+    best = [False] * len(child)
+    for node in range(size):
+        for edge in range(start[node], start[node + 1]):
+            best[edge] = _seen(value[child[edge]], mover[child[edge]] == mover[node]) == \
+                value[node]
+    return value, best
+
+
+def _terminal_value(graph: Graph, node: int) -> int:
+    outcome = graph.outcome[node]
+    if outcome is None:
+        raise ContractError("a position with no legal moves is not finished (its outcome is "
+                            "None): retrograde analysis needs every such position to be over")
+    mine = outcome if graph.mover[node] == 0 else -outcome
+    return WIN if mine > 0 else -WIN if mine < 0 else 0
+
+
+def _seen(value: int, same_mover: bool) -> int:
+    """A child's value as its parent's player to move sees it, one ply further away."""
+    further = value - 1 if value > 0 else value + 1 if value < 0 else 0
+    return further if same_mover else -further
+
+
+def _sign(outcome: float) -> int:
+    return 1 if outcome > 0 else -1 if outcome < 0 else 0
+
+
+def solve(game: Game[Any, Any], root: Any | None = None, *,
+          tier: str = "auto") -> Solution:
+    """Solve every position reachable from ``root`` (default: the start). ``tier``:
+    ``compiled`` (the game's kernel, in numba), ``python``, or ``auto`` (compiled when the game
+    has a kernel that can key its states)."""
+    root = game.initial_state() if root is None else root
+    kernel = None
+    if tier in ("auto", "compiled"):
+        reason, form = _compiled_reason(game)
+        if reason is not None and tier == "compiled":
+            raise ValueError(f"compiled retrograde analysis: {reason}")
+        kernel = form
+    started = time.perf_counter()
+    if kernel is not None:
+        graph, value, best, compiled, finished = compiled_graph(game, root, kernel)
+        return Solution(graph, value, best, "compiled", compiled - started, finished - compiled,
+                        time.perf_counter() - finished)
+    graph = python_graph(game, root)
+    value, best = solve_python(graph)
+    return Solution(graph, value, best, "python", 0.0, time.perf_counter() - started, 0.0)
+
+
+def _compiled_reason(game: Game[Any, Any]) -> tuple[str | None, Any]:
+    try:
+        form = game.compiled_form()
+    except ValueError as error:
+        return str(error), None
+    if form is None:
+        return f"{game.name} has no compiled form", None
+    kernel = form.kernel
+    if "key" not in kernel.python_rules() and kernel.state_size != 0:
+        return f"the {kernel.name} kernel has no key for its states", None
+    return None, form
+
+
+def whole_game_rows(game: Game[Any, Any], solution: Solution) -> Iterator[RowTuple]:
+    """The database rows of a solved graph, breadth first, one per key of the Python form
+    (the first position met of each)."""
+    graph = solution.graph
+    states = graph.states
+    start, move, best = graph.start, graph.move, solution.best
+    decode = _decoder(game, solution.tier)
+    lines: list[str] = [""] * graph.size
+    plies: list[int] = [0] * graph.size
+    seen: set[str] = set()
+    for node in range(graph.size):
+        state = states[node]
+        parent = graph.parent[node]
+        if parent >= 0:
+            parent_state = states[parent]
+            text = game.format_move(parent_state, decode(parent_state, graph.parent_move[node]))
+            lines[node] = f"{lines[parent]} {text}" if lines[parent] else text
+            plies[node] = plies[parent] + 1
+        key = key_text(game.key(state))
+        if key in seen:
+            continue
+        seen.add(key)
+        names: list[str] = []
+        for edge in range(start[node], start[node + 1]):
+            if best[edge]:
+                name = game.format_move(state, decode(state, move[edge]))
+                if name not in names:
+                    names.append(name)
+        value = solution.value[node]
+        yield (key, plies[node], lines[node], *split_value(value), " ".join(names),
+               "terminal" if graph.outcome[node] is not None else "interior")
+
+
+def split_value(value: int) -> tuple[int, int | None]:
+    """An engine-scale value as the database's ``(value, plies)``: ``(1, p)`` for a win in
+    ``p``, ``(-1, p)`` for a loss in ``p``, ``(0, None)`` for a draw."""
+    if value > 0:
+        return 1, int(WIN - value)
+    if value < 0:
+        return -1, int(WIN + value)
+    return 0, None
+
+
+def join_value(value: int, plies: int | None) -> int:
+    """The engine-scale value of a database ``(value, plies)`` pair."""
+    if value == 0:
+        return 0
+    assert plies is not None
+    return (WIN - plies) if value > 0 else -(WIN - plies)
+
+
+def _decoder(game: Game[Any, Any], tier: str) -> Callable[[Any, Any], Any]:
+    if tier == "python":
+        return lambda state, move: move
+    form = game.compiled_form()
+    assert form is not None
+    return form.decode_move
+
+
+# -- the compiled tier ------------------------------------------------------------------------
+
+_SOURCE = '''
+def state_from_row(row):
+    return {state}
+
+
+def state_to_row(state, rows, i):
+{store}
+
+
+def slot_of(key, bits):
+    return ((key * MULTIPLIER) >> (64 - bits)) & ((1 << bits) - 1)
+
+
+def explore(root, max_moves, limit):
+    width = {width}
+    cap = 1 << 12
+    ecap = 1 << 14
+    bits = 14
+    states = np.zeros((cap, width), np.int64)
+    parent = np.full(cap, -1, np.int64)
+    pmove = np.zeros(cap, np.int64)
+    keys = np.zeros(cap, np.int64)
+    outcome = np.zeros(cap, np.int64)
+    mover = np.zeros(cap, np.int64)
+    start = np.zeros(cap + 1, np.int64)
+    child = np.zeros(ecap, np.int64)
+    emove = np.zeros(ecap, np.int64)
+    table = np.full(1 << bits, -1, np.int64)
+    buf = np.zeros(max_moves, np.int64)
+    state_to_row(root, states, 0)
+    key = k_key(root)
+    keys[0] = key
+    table[slot_of(key, bits)] = 0
+    n = 1
+    e = 0
+    head = 0
+    while head < n and head < limit:
+        state = state_from_row(states[head])
+        start[head] = e
+        result = k_outcome(state)
+        mover[head] = k_to_move(state)
+        outcome[head] = result
+        if result == ONGOING:
+            count = k_moves(state, buf)
+            for m in range(count):
+                after = k_play(state, buf[m])
+                key = k_key(after)
+                slot = slot_of(key, bits)
+                found = -1
+                while table[slot] >= 0:
+                    if keys[table[slot]] == key:
+                        found = table[slot]
+                        break
+                    slot = (slot + 1) & ((1 << bits) - 1)
+                if found < 0:
+                    if n == cap:
+                        cap *= 2
+                        states2 = np.zeros((cap, width), np.int64)
+                        states2[:n] = states[:n]
+                        states = states2
+                        parent2 = np.full(cap, -1, np.int64)
+                        parent2[:n] = parent[:n]
+                        parent = parent2
+                        pmove2 = np.zeros(cap, np.int64)
+                        pmove2[:n] = pmove[:n]
+                        pmove = pmove2
+                        keys2 = np.zeros(cap, np.int64)
+                        keys2[:n] = keys[:n]
+                        keys = keys2
+                        outcome2 = np.zeros(cap, np.int64)
+                        outcome2[:n] = outcome[:n]
+                        outcome = outcome2
+                        mover2 = np.zeros(cap, np.int64)
+                        mover2[:n] = mover[:n]
+                        mover = mover2
+                        start2 = np.zeros(cap + 1, np.int64)
+                        start2[:n + 1] = start[:n + 1]
+                        start = start2
+                    found = n
+                    state_to_row(after, states, n)
+                    parent[n] = head
+                    pmove[n] = buf[m]
+                    keys[n] = key
+                    table[slot] = n
+                    n += 1
+                    if 2 * n > (1 << bits):
+                        bits += 1
+                        table = np.full(1 << bits, -1, np.int64)
+                        for i in range(n):
+                            s = slot_of(keys[i], bits)
+                            while table[s] >= 0:
+                                s = (s + 1) & ((1 << bits) - 1)
+                            table[s] = i
+                if e == ecap:
+                    ecap *= 2
+                    child2 = np.zeros(ecap, np.int64)
+                    child2[:e] = child[:e]
+                    child = child2
+                    emove2 = np.zeros(ecap, np.int64)
+                    emove2[:e] = emove[:e]
+                    emove = emove2
+                child[e] = found
+                emove[e] = buf[m]
+                e += 1
+        head += 1
+    start[head] = e
+    n = head  # with a limit: the positions expanded (a warm-up)
+    return (n, states[:n].copy(), parent[:n].copy(), pmove[:n].copy(), outcome[:n].copy(),
+            mover[:n].copy(), start[:n + 1].copy(), child[:e].copy(), emove[:e].copy())
+
+
+def seen(value, same):
+    further = value - 1 if value > 0 else (value + 1 if value < 0 else 0)
+    return further if same else -further
+
+
+def solve(n, start, child, outcome, mover):
+    e = start[n]
+    remaining = np.zeros(n, np.int64)
+    first = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        remaining[i] = start[i + 1] - start[i]
+        for j in range(start[i], start[i + 1]):
+            first[child[j] + 1] += 1
+    for i in range(n):
+        first[i + 1] += first[i]
+    rev = np.zeros(e, np.int64)
+    fill = first[:n].copy()
+    for i in range(n):
+        for j in range(start[i], start[i + 1]):
+            c = child[j]
+            rev[fill[c]] = i
+            fill[c] += 1
+    value = np.zeros(n, np.int64)
+    queue = np.zeros(n, np.int64)
+    head = 0
+    tail = 0
+    bad = 0
+    for i in range(n):
+        if remaining[i] == 0:
+            o = outcome[i]
+            if o == ONGOING:
+                bad += 1
+                o = 0
+            mine = o if mover[i] == 0 else -o
+            value[i] = WIN if mine > 0 else (-WIN if mine < 0 else 0)
+            queue[tail] = i
+            tail += 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for j in range(first[c], first[c + 1]):
+            p = rev[j]
+            remaining[p] -= 1
+            if remaining[p] == 0:
+                best = -2 * WIN
+                for q in range(start[p], start[p + 1]):
+                    d = child[q]
+                    v = seen(value[d], mover[d] == mover[p])
+                    if v > best:
+                        best = v
+                value[p] = best
+                queue[tail] = p
+                tail += 1
+    best_edge = np.zeros(e, np.bool_)
+    for p in range(n):
+        for q in range(start[p], start[p + 1]):
+            d = child[q]
+            best_edge[q] = seen(value[d], mover[d] == mover[p]) == value[p]
+    return value, best_edge, tail, bad
+'''
+
+_solvers: dict[str, Any] = {}
+
+
+def _compiled_solver(kernel: Kernel) -> Any:
+    """The numba functions of ``kernel``'s retrograde analysis (compiled once per process)."""
+    name = kernel.identity() or f"anonymous-{id(kernel)}"
+    known = _solvers.get(name)
+    if known is not None:
+        return known
+    import numba  # noqa: PLC0415 - only for the compiled tier
+    import numpy as np  # noqa: PLC0415
+
+    def jit(function: Any) -> Any:  # the factory's functions come back compiled already
+        return function if hasattr(function, "py_func") else numba.njit(function)
+
+    rules = kernel.compiled_rules(jit)
+    size = kernel.state_size
+    if size == 0:
+        state, store, width = "row[0]", "    rows[i, 0] = state", 1
+    else:
+        state = "(" + ", ".join(f"row[{i}]" for i in range(size)) + ",)"
+        store = "\n".join(f"    rows[i, {i}] = state[{i}]" for i in range(size))
+        width = size
+    source = _SOURCE.format(state=state, store=store, width=width)
+    namespace: dict[str, Any] = {
+        "np": np, "ONGOING": ONGOING, "WIN": WIN,
+        "MULTIPLIER": -7046029254386353131,  # 0x9E3779B97F4A7C15 (Fibonacci hashing)
+        "k_to_move": rules["to_move"], "k_moves": rules["moves"], "k_play": rules["play"],
+        "k_outcome": rules["outcome"],
+        "k_key": rules["key"] if "key" in rules else numba.njit(lambda state: state),
+        "__name__": __name__,
+    }
+    exec(compile(source, f"<retrograde {kernel.name}>", "exec"), namespace)
+    for function in ("state_from_row", "state_to_row", "slot_of", "seen"):
+        namespace[function] = numba.njit(inline="always")(namespace[function])
+    solver = (numba.njit(namespace["explore"]), numba.njit(namespace["solve"]))
+    _solvers[name] = solver
+    return solver
+
+
+def compiled_graph(game: Game[Any, Any], root: Any,
+                   form: Any) -> tuple[Graph, list[int], list[bool], float, float]:
+    """Enumerate and value every position from ``root`` on the game's kernel, then replay the
+    positions on the Python form. Returns the graph (Python states filled in), the values,
+    the best edges and the times (``perf_counter``) when compiling and when the compiled
+    work ended."""
+    import numpy as np  # noqa: PLC0415 - comes with numba
+
+    kernel = form.kernel
+    explore, solve_ = _compiled_solver(kernel)
+    encoded = form.encode(root)
+    # Compile now (a one-position exploration and an empty solve), timed apart from the work.
+    explore(encoded, kernel.max_moves, 1)
+    empty = np.zeros(1, np.int64)
+    solve_(0, empty, empty[:0], empty, empty)
+    compiled = time.perf_counter()
+    n, _, parent, pmove, outcome, mover, start, child, emove = explore(
+        encoded, kernel.max_moves, 1 << 62)
+    value, best, solved, bad = solve_(n, start, child, outcome, mover)
+    if bad:
+        raise ContractError(f"kernel {kernel.name}: {bad} position(s) without legal moves are "
+                            f"not finished")
+    if solved < n:
+        raise ContractError("the game's positions form a cycle: some never reach the end")
+    finished = time.perf_counter()
+    outcomes = outcome.tolist()
+    graph = Graph(parent=parent.tolist(), parent_move=pmove.tolist(), start=start.tolist(),
+                  child=child.tolist(), move=emove.tolist(),
+                  outcome=[None if o == ONGOING else _sign(o) for o in outcomes],
+                  mover=mover.tolist())
+    graph.states = _replayed(game, form, graph, root)
+    return graph, value.tolist(), best.tolist(), compiled, finished
+
+
+def _replayed(game: Game[Any, Any], form: Any, graph: Graph, root: Any) -> list[Any]:
+    """The Python states of a compiled graph's positions, each played from its parent."""
+    states: list[Any] = [root]
+    play, decode = game.play, form.decode_move
+    parent, move = graph.parent, graph.parent_move
+    for node in range(1, graph.size):
+        before = states[parent[node]]
+        states.append(play(before, decode(before, move[node])))
+    return states
+
+
+__all__ = ["Graph", "Solution", "compiled_graph", "join_value", "python_graph", "solve",
+           "solve_python", "split_value", "whole_game_rows"]

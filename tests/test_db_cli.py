@@ -1,0 +1,163 @@
+"""``gametree db``: check, query, stats, export, ``--db`` on solve and play; bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+from gametree.db.build import build
+
+from .cli_support import run, without_compile_notice
+
+
+@pytest.fixture(scope="module")
+def ttt(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("db") / "ttt.db"
+    build(str(path), "tictactoe", tier="python")
+    return path
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("db") / "book.db"
+    build(str(path), "connect4", {"width": 4, "height": 4}, plies=4, workers=1)
+    return path
+
+
+def copy(source: Path, target: Path) -> Path:
+    target.write_bytes(source.read_bytes())
+    return target
+
+
+def test_check_passes_a_good_database(capsys: pytest.CaptureFixture[str], ttt: Path,
+                                      book: Path) -> None:
+    for path in (ttt, book):
+        status, out, err = run(capsys, "db", "check", str(path), "--sample", "30")
+        assert (status, without_compile_notice(err)) == (0, "")
+        assert f"{path}: ok: " in out
+
+
+def test_check_finds_a_corrupted_interior_row(capsys: pytest.CaptureFixture[str], ttt: Path,
+                                              tmp_path: Path) -> None:
+    path = copy(ttt, tmp_path / "bad.db")
+    with sqlite3.connect(path) as connection:
+        (moves,) = connection.execute(
+            "SELECT moves FROM positions WHERE kind = 'interior' AND value = 1 "
+            "ORDER BY ply DESC, key LIMIT 1").fetchone()
+        connection.execute("UPDATE positions SET value = -1 WHERE moves = ?", (moves,))
+    status, out, _ = run(capsys, "db", "check", str(path), "--sample", "0")
+    assert status == 1
+    assert f"position {moves!r}: stored a loss" in out
+    assert "problem(s)" in out
+
+
+def test_check_finds_a_corrupted_frontier_row_by_solving_it_again(
+        capsys: pytest.CaptureFixture[str], book: Path, tmp_path: Path) -> None:
+    path = copy(book, tmp_path / "bad.db")
+    with sqlite3.connect(path) as connection:
+        key, moves, plies = connection.execute(
+            "SELECT key, moves, plies FROM positions WHERE kind = 'frontier' AND value = -1 "
+            "ORDER BY key LIMIT 1").fetchone()
+        connection.execute("UPDATE positions SET plies = ? WHERE key = ?", (plies + 2, key))
+    status, out, _ = run(capsys, "db", "check", str(path), "--sample", "100000", "--json")
+    report = json.loads(out)
+    assert status == 1
+    assert report["problems"] >= 1
+    assert any(moves in problem and "the engine finds a loss in" in problem
+               for problem in report["first_problems"])
+
+
+def test_query_stats_and_export(capsys: pytest.CaptureFixture[str], ttt: Path) -> None:
+    status, out, _ = run(capsys, "db", "query", "tictactoe", "--db", str(ttt), "--moves",
+                         "0,0 1,1", "--json")
+    answer = json.loads(out)
+    assert status == 0
+    assert (answer["found"], answer["outcome"], answer["kind"]) == (True, "draw", "interior")
+    status, out, _ = run(capsys, "db", "query", "tictactoe", "--db", str(ttt), "--moves",
+                         "2,2 1,1")  # the twin of 0,0 1,1
+    assert status == 0
+    assert out.startswith("X to move: draw; best: ")
+    assert "stored as its twin '0,0 1,1'" in out
+    status, out, _ = run(capsys, "db", "stats", str(ttt), "--json")
+    stats = json.loads(out)
+    assert (stats["positions"], stats["by_kind"]["terminal"]) == (765, 138)
+    assert stats["meta"]["game"] == "tictactoe" and stats["meta"]["complete"] == "1"
+    status, jsonl, _ = run(capsys, "db", "export", str(ttt))
+    lines = jsonl.splitlines()
+    assert len(lines) == 765 and json.loads(lines[0])["moves"] == ""
+    status, csv, _ = run(capsys, "db", "export", str(ttt), "--format", "csv")
+    assert csv.splitlines()[0] == "key,ply,moves,value,plies,best,kind"
+    assert len(csv.splitlines()) == 766
+
+
+def test_solve_and_analyze_answer_from_the_database(capsys: pytest.CaptureFixture[str],
+                                                    book: Path) -> None:
+    status, out, _ = run(capsys, "solve", "connect4", "--width", "4", "--height", "4",
+                         "--moves", "12", "--db", str(book), "--json")
+    from_db = json.loads(out)
+    status, out, _ = run(capsys, "solve", "connect4", "--width", "4", "--height", "4",
+                         "--moves", "12", "--json")
+    searched = json.loads(out)
+    assert from_db["algorithm"] == "database" and from_db["database"]["hit"] is True
+    assert from_db["stats"]["nodes"] == 0 and searched["stats"]["nodes"] > 0
+    for field in ("value", "outcome", "plies", "score"):
+        assert from_db[field] == searched[field]
+    # beyond the book's 4 plies: searched as usual
+    status, out, _ = run(capsys, "analyze", "connect4", "--width", "4", "--height", "4",
+                         "--moves", "123412", "--db", str(book), "--json")
+    assert json.loads(out)["algorithm"] == "engine"
+    assert json.loads(out)["database"]["hit"] is False
+    status, out, _ = run(capsys, "solve", "connect4", "--width", "4", "--height", "4",
+                         "--db", str(book))
+    assert status == 0
+    assert "from database" in out
+
+
+def test_play_takes_its_moves_from_the_database(capsys: pytest.CaptureFixture[str],
+                                                book: Path, monkeypatch: pytest.MonkeyPatch
+                                                ) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    status, out, _ = run(capsys, "play", "connect4", "--width", "4", "--height", "4",
+                         "--first", "engine", "--db", str(book))
+    assert status == 0
+    assert "[its view: " in out and "from the database, no search]" in out
+
+
+@pytest.mark.parametrize("case", ["missing", "not a database", "corrupt", "another sqlite",
+                                  "wrong variant", "build into another variant"])
+def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], ttt: Path,
+                                            tmp_path: Path, case: str) -> None:
+    path = tmp_path / "x.db"
+    argv = ["db", "stats", str(path)]
+    if case == "not a database":
+        path.write_text("hello\n")
+    elif case == "corrupt":
+        path.write_bytes(ttt.read_bytes()[:5000])
+        argv = ["db", "check", str(path)]
+    elif case == "another sqlite":
+        with sqlite3.connect(path) as connection:
+            connection.execute("CREATE TABLE t (x)")
+    elif case == "wrong variant":
+        argv = ["db", "query", "connect4", "--db", str(ttt)]
+    elif case == "build into another variant":
+        argv = ["db", "build", "tictactoe", "--rows", "4", "--all", "--db", str(ttt)]
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("gametree db: error: ")
+    assert "Traceback" not in err
+    if case in ("wrong variant", "build into another variant"):
+        assert "tictactoe --cols 3 --k 3 --rows 3" in err
+
+
+def test_solve_with_a_database_of_another_variant_is_refused(
+        capsys: pytest.CaptureFixture[str], ttt: Path) -> None:
+    status, _, err = run(capsys, "solve", "tictactoe", "--rows", "4", "--cols", "4",
+                         "--db", str(ttt))
+    assert status == 2
+    assert err.count("\n") == 1 and "another variant" in err

@@ -1,0 +1,115 @@
+"""Builds survive ``kill -9`` and Ctrl-C, and two builders on one file (real processes)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gametree.db.build import build
+from gametree.db.check import export_rows
+from gametree.db.store import Database
+
+from .cli_support import gametree
+
+BOOK = ["connect4", "--width", "5", "--height", "4", "--plies", "6"]
+"""A book whose frontier (3,230 positions at ply 6) takes seconds to solve."""
+
+
+def builder(path: Path, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "gametree", "db", "build", *BOOK, "--db", str(path),
+         "--workers", "1", "--chunk", "4", "--quiet", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def frontier_rows(path: Path) -> int:
+    if not path.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as connection:
+            return int(connection.execute(
+                "SELECT count(*) FROM positions WHERE kind = 'frontier'").fetchone()[0])
+    except sqlite3.Error:  # being created
+        return 0
+
+
+def exported(path: Path) -> list[str]:
+    with Database.open(path) as database:
+        return list(export_rows(database, "jsonl"))
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The uninterrupted build's export."""
+    path = tmp_path_factory.mktemp("db") / "reference.db"
+    build(str(path), "connect4", {"width": 5, "height": 4}, plies=6, workers=1)
+    return exported(path)
+
+
+def stop_midway(path: Path, process: subprocess.Popen[str], how: signal.Signals) -> int:
+    """Send ``how`` once some frontier positions are stored, before the build ends; the
+    number stored by then."""
+    deadline = time.monotonic() + 240
+    while frontier_rows(path) < 200:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    process.send_signal(how)
+    process.wait(timeout=60)
+    stored = frontier_rows(path)
+    assert 200 <= stored < 3230  # stopped in the middle
+    return stored
+
+
+def test_a_build_killed_with_kill_9_resumes_to_the_uninterrupted_database(
+        tmp_path: Path, reference: list[str]) -> None:
+    path = tmp_path / "book.db"
+    process = builder(path)
+    stored = stop_midway(path, process, signal.SIGKILL)
+    assert process.returncode == -signal.SIGKILL
+    with Database.open(path) as database:
+        assert database.meta["complete"] == "0"
+    resumed = gametree("db", "build", *BOOK, "--db", str(path), "--workers", "1", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f'"skipped": {stored}' in resumed.stdout
+    assert exported(path) == reference
+    with Database.open(path) as database:
+        # Every frontier position solved exactly once over both runs: nothing twice.
+        assert database.solved_total() == 3230
+        assert database.meta["complete"] == "1"
+
+
+def test_ctrl_c_stops_a_build_in_one_line_and_it_resumes(tmp_path: Path,
+                                                         reference: list[str]) -> None:
+    path = tmp_path / "book.db"
+    process = builder(path)
+    stop_midway(path, process, signal.SIGINT)
+    _, err = process.communicate()
+    assert process.returncode == 130
+    assert err.strip().splitlines()[-1] == "gametree db: interrupted"
+    assert "Traceback" not in err
+    resumed = gametree("db", "build", *BOOK, "--db", str(path), "--workers", "1", "--quiet")
+    assert resumed.returncode == 0, resumed.stderr
+    assert exported(path) == reference
+    with Database.open(path) as database:
+        assert database.solved_total() == 3230
+
+
+def test_two_builders_on_one_database_never_corrupt_it(tmp_path: Path,
+                                                       reference: list[str]) -> None:
+    path = tmp_path / "book.db"
+    first, second = builder(path), builder(path)
+    for process in (first, second):
+        _, err = process.communicate(timeout=600)
+        assert process.returncode == 0, err
+    assert exported(path) == reference
+    checked = gametree("db", "check", str(path), "--sample", "20")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert os.path.getsize(path) > 0

@@ -1,0 +1,108 @@
+"""Whole-game databases by retrograde analysis agree with the engine (issue 11, acceptance)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gametree import search, solve_batch
+from gametree.db.answer import SolutionDatabase
+from gametree.db.build import build
+from gametree.db.retrograde import join_value, solve, whole_game_rows
+from gametree.db.store import Database
+from gametree.games.nim import mover_wins
+from gametree.registry import make
+
+
+def reachable(game: Any) -> list[Any]:
+    """Every state reachable from the start (not merged by key: twins are asked apart)."""
+    start = game.initial_state()
+    found, todo = {start}, [start]
+    while todo:
+        state = todo.pop()
+        for move in game.moves(state):
+            after = game.play(state, move)
+            if after not in found:
+                found.add(after)
+                todo.append(after)
+    return sorted(found)
+
+
+def test_tictactoe_database_agrees_with_the_engine_on_every_reachable_position(
+        tmp_path: Path) -> None:
+    path = tmp_path / "ttt.db"
+    report = build(str(path), "tictactoe", tier="python")
+    assert report.positions == 765  # 5,478 positions, merged by the game's symmetric key
+    game = make("tictactoe")
+    states = reachable(game)
+    assert len(states) == 5478
+    twins = 0
+    with SolutionDatabase(path, game) as database:
+        for state in states:
+            entry = database.lookup(state)
+            assert entry is not None
+            twins += entry.twin
+            result = search(game, state, exact_root=True)
+            assert (entry.score, entry.plies) == (result.value, result.plies), state
+            engine_best = {move.move for move in result.moves if move.value == result.value}
+            assert set(entry.best) == engine_best, state
+    assert twins > 0  # the symmetric twins were answered through their stored twin
+
+
+def test_the_compiled_and_python_retrograde_analyses_store_the_same_rows() -> None:
+    game = make("tictactoe")
+    python = list(whole_game_rows(game, solve(game, tier="python")))
+    compiled_solution = solve(game, tier="compiled")
+    assert compiled_solution.tier == "compiled"
+    assert compiled_solution.graph.size == 5478  # the kernel's key tells twins apart
+    assert list(whole_game_rows(game, compiled_solution)) == python
+
+
+def test_connect_four_4x4_database_agrees_with_2000_random_exact_solves(tmp_path: Path) -> None:
+    path = tmp_path / "c4.db"
+    report = build(str(path), "connect4", {"width": 4, "height": 4}, tier="compiled")
+    assert report.tier == "compiled"
+    game = make("connect4", width=4, height=4)
+    with Database.open(path) as store:
+        rows = [row for row in store.rows() if row.kind != "terminal"]
+        assert store.count() == report.positions == 161_029
+    sample = random.Random(11).sample(rows, 2000)
+    with SolutionDatabase(path, game) as database:
+        states = [database.state_of(row) for row in sample]
+    solved = solve_batch(game, states)  # exact solves on the compiled tier, values only
+    for row, value in zip(sample, solved.values, strict=True):
+        assert join_value(row.value, row.plies) == value, row
+    # the best moves too, on a few, through the full search
+    for row, state in list(zip(sample, states, strict=True))[:50]:
+        result = search(game, state)
+        assert game.format_move(state, result.best_move) in row.best.split()
+
+
+@pytest.mark.parametrize("rows", [(1, 3, 5), (2, 2, 3)])
+def test_nim_database_agrees_with_bouton(tmp_path: Path, rows: tuple[int, ...]) -> None:
+    path = tmp_path / "nim.db"
+    build(str(path), "nim", {"rows": rows}, tier="python")
+    game = make("nim", rows=rows)
+    with SolutionDatabase(path, game) as database:
+        for state in reachable(game):
+            entry = database.lookup(state)
+            assert entry is not None
+            assert (entry.value > 0) == mover_wins(state[0], misere=False)
+
+
+def test_subtraction_database_agrees_with_sprague_grundy(tmp_path: Path) -> None:
+    path = tmp_path / "sub.db"
+    build(str(path), "subtraction", {"heap": 40, "takes": (3, 4, 5)}, tier="python")
+    game = make("subtraction", heap=40, takes=(3, 4, 5))
+    with SolutionDatabase(path, game) as database:
+        for heap in range(41):
+            for player in (0, 1):
+                entry = database.lookup((heap, player))
+                if entry is None:
+                    continue  # not reachable from 40 with this player to move
+                assert (entry.value < 0) == (heap % 8 in (0, 1, 2)), heap
+                result = search(game, (heap, player), tier="python")
+                assert (entry.score, entry.plies) == (result.value, result.plies)
