@@ -286,6 +286,7 @@ def test_a_rule_reading_a_list() -> None:
 # -- a right kernel ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_right_kernel_compiles_after_one_notice(notices: list[str], tmp_path: Path) -> None:
     kernel = Kernel.from_factory("right bones", bones_rules, initial_state=(10, 0),
                                  max_moves=3, max_plies=64, winner_moves_last=True)

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from gametree.compiled import ONGOING, Kernel
 from gametree.compiled.adapter import KernelGame
 
@@ -84,6 +86,7 @@ def expected_value(module: Path, heap: int) -> str:
     return str(node_value(KernelGame(loaded.KERNEL), (heap, 0), {}))
 
 
+@pytest.mark.slow
 def test_second_process_loads_from_the_cache_and_a_changed_kernel_recompiles(
         tmp_path: Path) -> None:
     cache = tmp_path / "cache"
@@ -109,6 +112,7 @@ def test_second_process_loads_from_the_cache_and_a_changed_kernel_recompiles(
     assert len(list((cache / "kernels").glob("*.py"))) == 2
 
 
+@pytest.mark.slow
 def test_cli_announces_compilation_once(tmp_path: Path) -> None:
     environment = dict(os.environ, GAMETREE_CACHE_DIR=str(tmp_path))
     command = [sys.executable, "-m", "gametree", "solve", "bones", "--heap", "7", "--json"]
@@ -145,6 +149,7 @@ STARTUP_SCRIPT = textwrap.dedent('''
 ''')
 
 
+@pytest.mark.slow
 def test_start_up_without_the_blas_probe_leaves_scipy_importable(tmp_path: Path) -> None:
     module = tmp_path / "heap_kernel.py"
     module.write_text(KERNEL_MODULE.format(top=3))
@@ -229,6 +234,7 @@ def _await(signal: Path, process: subprocess.Popen[str]) -> None:
         time.sleep(0.01)
 
 
+@pytest.mark.slow
 def test_a_process_waits_for_another_ones_compile_then_loads_it(tmp_path: Path) -> None:
     module = tmp_path / "heap_kernel.py"
     module.write_text(KERNEL_MODULE.format(top=3))

@@ -186,6 +186,7 @@ def _tiny_rules(*, jit: Callable[..., Any]) -> dict[str, Any]:
     return {"to_move": to_move, "moves": moves, "play": play, "outcome": outcome}
 
 
+@pytest.mark.slow
 def test_a_compiled_kernel_is_listed_and_cleared(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GAMETREE_CACHE_DIR", str(tmp_path))

@@ -162,15 +162,15 @@ def test_weak_results_are_plain_signs() -> None:
 
 
 @pytest.mark.parametrize("name, options", [
-    ("tictactoe", {}), ("tictactoe", {"rows": 4, "cols": 5, "k": 4}), ("bones", {"heap": 30}),
+    ("tictactoe", {}), ("tictactoe", {"rows": 4, "cols": 4, "k": 3}), ("bones", {"heap": 30}),
     ("subtraction", {}), ("nim", {"rows": (3, 1, 4, 2)}), ("sticks", {}),
     ("connect4", {"width": 8, "height": 7}),
 ])
 def test_kernel_rules_match_the_python_form(name: str, options: dict[str, Any]) -> None:
     # Along random games: the same legal moves in the same order (so both tiers break ties
     # alike), the same outcomes and the same player to move. Each variant is a kernel to
-    # compile (seconds): those the other tests compile anyway, but for tic-tac-toe 4x5, k=4,
-    # the one compiled m,n,k board other than 3x3.
+    # compile (seconds): all of them are compiled by other tests too (tic-tac-toe 4x4, k=3 by
+    # tests/test_compiled_isolation.py).
     spec = get(name)
     game = spec.make(**options)
     form = form_of(name, game)

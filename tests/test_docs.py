@@ -55,7 +55,14 @@ SECONDS_FIELD = re.compile(r'("seconds": )-?\d+(?:\.\d+)?(?:e[-+]?\d+)?')
 COMPILE_NOTICE = re.compile(r"^gametree: compiling .*$\n?", re.M)
 
 
-@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda path: path.name)
+COMPILES_KERNELS = {"kernels.md"}
+"""Documents whose Python examples compile kernels of their own (a minute of CPU): outside the
+core suite (``slow``)."""
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(path, marks=pytest.mark.slow) if path.name in COMPILES_KERNELS else path
+    for path in DOCUMENTS], ids=lambda path: path.name)
 def test_examples_run(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     namespace: dict[str, object] = {"__name__": f"docs_{path.stem}"}

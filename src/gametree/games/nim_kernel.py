@@ -1,7 +1,8 @@
 """Nim (normal play and misère, so also Sticks), compiled form (kernel), beside :mod:`.nim`.
 
-The kernel state is the Python form's rows followed by the player to move, flattened into one
-tuple: ``(row 1, ..., row n, player)``. A move taking ``count`` sticks from row ``row``
+The kernel state is the Python form's rows, empty rows added up to the kernel's row count
+(:data:`ROW_CLASSES`), followed by the player to move, flattened into one tuple: ``(row 1, ...,
+row n, player)``. A move taking ``count`` sticks from row ``row``
 (0-based) is the integer ``row * 128 + count``, tried in the Python form's order (largest
 takes first, then row by row). The table key is, like the Python form's, blind to the order of
 the rows: the row sizes sorted, packed 7 bits each, and the player to move.
@@ -26,7 +27,12 @@ MAX_ROWS = 8
 
 MAX_TOTAL = 250
 """The most sticks in all (one buffer slot per possible move). The kernel is compiled for this
-many, whatever the rows, so one compilation serves every Nim with the same number of rows."""
+many, whatever the rows, so one compilation serves many games (see :data:`ROW_CLASSES`)."""
+
+ROW_CLASSES = (4, MAX_ROWS)
+"""The row counts kernels are compiled for: a game with fewer rows is searched with empty rows
+added at the end (they have no moves and change no key), so that every Nim of up to 4 rows
+shares one compilation, and every Nim of 5 to 8 rows another."""
 
 ROW_BASE = 128
 """Moves are ``row * ROW_BASE + count``."""
@@ -128,29 +134,38 @@ def _generated(source: str, name: str, jit: Callable[..., Any]) -> Any:
 
 
 def kernel(rows: tuple[int, ...], misere: bool = False) -> Kernel:
-    """The compiled form of Nim on ``rows`` (``misere``: who takes the last stick loses)."""
+    """The compiled form of Nim on ``rows`` (``misere``: who takes the last stick loses), on
+    the smallest of :data:`ROW_CLASSES` that holds them (empty rows added at the end)."""
     if len(rows) > MAX_ROWS:
         raise KernelError(f"the compiled form holds at most {MAX_ROWS} rows, not {len(rows)}")
     if sum(rows) > MAX_TOTAL:
         raise KernelError(f"the compiled form holds at most {MAX_TOTAL} sticks in all, "
                           f"not {sum(rows)}")
+    width = _width(len(rows))
     return Kernel.from_factory(
-        f"{'misère ' if misere else ''}Nim {len(rows)} rows", rules,
-        initial_state=(*rows, 0), max_moves=MAX_TOTAL, max_plies=MAX_TOTAL,
-        parameters={"rows": len(rows), "misere": misere}, winner_moves_last=not misere,
+        f"{'misère ' if misere else ''}Nim {width} rows", rules,
+        initial_state=(*rows, *(0,) * (width - len(rows)), 0), max_moves=MAX_TOTAL,
+        max_plies=MAX_TOTAL, parameters={"rows": width, "misere": misere},
+        winner_moves_last=not misere,
     )
+
+
+def _width(rows: int) -> int:
+    """The rows of the kernel that holds a game of ``rows`` rows."""
+    return next(width for width in ROW_CLASSES if rows <= width)
 
 
 def compiled_form(game: Any) -> CompiledForm[tuple[tuple[int, ...], int], tuple[int, int]]:
     """The compiled form of ``game`` (a :class:`Nim`)."""
     assert isinstance(game, Nim)
+    padding = (0,) * (_width(len(game.rows)) - len(game.rows))
+
+    def encode(state: tuple[tuple[int, ...], int]) -> tuple[int, ...]:
+        return (*state[0], *padding, state[1])
+
     return CompiledForm(game=game, kernel=kernel(game.rows, game.misere),
-                        encode=_encode, decode_move=_decode_move,
+                        encode=encode, decode_move=_decode_move,
                         moves_need_state=False)
-
-
-def _encode(state: tuple[tuple[int, ...], int]) -> tuple[int, ...]:
-    return (*state[0], state[1])
 
 
 def _decode_move(state: tuple[tuple[int, ...], int], move: int) -> tuple[int, int]:
