@@ -366,7 +366,7 @@ def test_the_explain_page_by_keyboard_and_an_uploaded_tree(base: str, browser: A
     speed = browser.find_element("id", "speed")
     browser.execute_script("arguments[0].value = 30", speed)
     press(browser, " ")  # play: to the end, where it stops by itself
-    assert browser.find_element("id", "play").text == "\u23f8 Pause"
+    assert browser.find_element("id", "play").text == "\u2016 Pause"
     wait_for(lambda: data(browser, "step") == str(steps))
     wait_for(lambda: browser.find_element("id", "play").text == "\u25b6 Play")
     browser.execute_script("arguments[0].value = 1", speed)  # one step a second

@@ -112,7 +112,7 @@ function pause() {
 function playPause() {
   if (view.timer) { pause(); return; }
   if (view.trace && view.step >= view.trace.events.length) view.step = 0;
-  $("play").textContent = "⏸ Pause";
+  $("play").textContent = "‖ Pause";  // (⏸ is missing from common fonts)
   view.timer = setInterval(() => {
     if (!view.trace || view.step >= view.trace.events.length) { pause(); return; }
     go(view.step + 1);
