@@ -87,7 +87,11 @@ function render() {
     else currentLine = row;
     log.append(row);
   });
-  if (currentLine) { currentLine.className = "current"; currentLine.scrollIntoView({ block: "nearest" }); }
+  if (currentLine) {
+    currentLine.className = "current";
+    // Scroll the log box only (scrollIntoView would scroll the page away from the tree).
+    log.scrollTop = Math.max(0, currentLine.offsetTop - log.offsetTop - log.clientHeight / 2);
+  }
   const pruned = $("pruned");
   pruned.replaceChildren(...replayed.pruned.map((entry) => {
     const item = document.createElement("li");
