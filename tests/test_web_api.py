@@ -8,8 +8,9 @@ the suite compiles anyway.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+import socket
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,6 +23,7 @@ from gametree.cli import main
 from gametree.registry import games
 from gametree.web.app import create_app
 from gametree.web.limits import ServerLimits
+from tests.web_support import running_server, wait_for
 
 SEED_004 = {"leaves": "10 11 12 9 14 15 13 14 5 2 4 1 3 22 20 21",
             "labels": "current A B C D E F G H I J K L M N"}
@@ -88,15 +90,41 @@ def test_every_game_solves_analyses_and_traces_as_the_command_line(
         assert without_time(got) == without_time(expected)
 
 
-def test_positions_and_moves_for_every_game(client: TestClient) -> None:
-    for name in sorted(games()):
-        options = {"tree": SEED_004}.get(name, {})
-        position = client.post("/api/position", json={"game": name, "options": options})
-        assert position.status_code == 200, position.text
-        first = position.json()["moves"][0]["text"]
-        after = client.post("/api/position", json={"game": name, "options": options,
-                                                   "moves": first}).json()
-        assert after["to_move"] != position.json()["to_move"] or name in ("tree",)
+def _stones(board: dict[str, Any]) -> int:
+    """How much is on (grid, columns) or left on (rows, heap) a drawn board."""
+    if board["kind"] in ("grid", "columns"):
+        return sum(cell != "" for row in board["cells"] for cell in row)
+    if board["kind"] == "rows":
+        return int(sum(board["rows"]))
+    return int(board["heap"])
+
+
+@pytest.mark.parametrize("name", sorted(games()))
+def test_positions_and_moves_for_every_game(client: TestClient, name: str) -> None:
+    # Every built-in game alternates its players (the tree's MAX and MIN levels too), and the
+    # drawn board shows the move played: a mark or a stone more, sticks or counters fewer, the
+    # tree one node further down.
+    options = {"tree": SEED_004}.get(name, {})
+    before = client.post("/api/position", json={"game": name, "options": options})
+    assert before.status_code == 200, before.text
+    start = before.json()
+    assert (start["to_move"], start["over"], start["result"]) == (0, False, None)
+    first = start["moves"][0]
+    answer = client.post("/api/position", json={"game": name, "options": options,
+                                                "moves": first["text"]})
+    assert answer.status_code == 200, answer.text
+    after = answer.json()
+    assert after["to_move"] == 1 and after["to_move_name"] == after["players"][1]
+    assert after["text"] != start["text"]
+    kind = start["board"]["kind"]
+    assert kind == {"tictactoe": "grid", "connect4": "columns", "nim": "rows", "sticks": "rows",
+                    "bones": "heap", "subtraction": "heap", "tree": "tree"}[name]
+    if kind == "tree":
+        assert (start["board"]["node"], after["board"]["node"]) == ("current", first["node"])
+    else:
+        taken = {"rows": first.get("count"), "heap": first.get("take")}.get(kind)
+        change = _stones(after["board"]) - _stones(start["board"])
+        assert change == (1 if taken is None else -taken)
 
 
 def test_connect4_in_pons_notation_on_the_compiled_tier(client: TestClient) -> None:
@@ -245,62 +273,94 @@ def test_time_limit_caps_the_engine_and_stops_what_cannot_stop(client: TestClien
 # -- the queue and cancellation --------------------------------------------------------------
 
 
-def test_a_full_queue_answers_503_with_retry_after() -> None:
-    limits = ServerLimits(max_time=30.0, workers=1, queue_size=0)
-    app = create_app(limits)
-    with TestClient(app, raise_server_exceptions=False) as small:
-        pool = app.state.pool
-
-        async def occupy() -> None:
-            assert pool._idle is not None
-            await pool._idle.get()  # the one worker is taken
-
-        async def free() -> None:
-            assert pool._idle is not None
-            pool._idle.put_nowait(pool._slots[0])
-
-        assert small.portal is not None
-        small.portal.call(occupy)
-        answer = small.post("/api/solve", json={"game": "bones"})
-        small.portal.call(free)
-        assert answer.status_code == 503
-        assert int(answer.headers["Retry-After"]) >= 1
-        assert small.post("/api/solve", json={"game": "bones", "tier": "python"}).status_code \
-            == 200
+NEVER_ENDS = {"game": "connect4", "algorithm": "minimax"}
+"""A search that runs until stopped: minimax on the empty Connect Four board (no time budget)."""
+SMALL = ServerLimits(max_time=120.0, workers=1, queue_size=1)
+"""One worker, one place in the queue; a limit far beyond the tests' waits, so that only a
+client going away can end a search that never ends."""
 
 
-SERVER = """
-import sys, uvicorn
-from gametree.web.app import create_app
-from gametree.web.limits import ServerLimits
-if __name__ == "__main__":
-    uvicorn.run(create_app(ServerLimits(max_time=120.0, workers=1)), host="127.0.0.1",
-                port=int(sys.argv[1]), log_level="warning")
-"""
+@pytest.fixture(scope="module")
+def small_server() -> Iterator[str]:
+    """A real uvicorn server (in a thread) over a pool of one worker and a queue of one."""
+    with running_server(create_app(SMALL)) as url:
+        yield url
 
 
-def test_a_client_that_goes_away_stops_its_search(tmp_path: Any) -> None:
-    httpx = pytest.importorskip("httpx")
-    from tests.web_support import free_port, wait_for  # noqa: PLC0415
+def status(base: str) -> dict[str, int]:
+    """``GET /api/status`` of a real server."""
+    with urllib.request.urlopen(f"{base}/api/status", timeout=60) as answer:
+        document: dict[str, int] = json.load(answer)
+        return document
 
-    script = tmp_path / "server.py"
-    script.write_text(SERVER)
-    port = free_port()
-    server = subprocess.Popen([sys.executable, str(script), str(port)])
-    base = f"http://127.0.0.1:{port}"
+
+def hold(base: str, body: dict[str, Any]) -> socket.socket:
+    """A client that sends ``POST /api/solve`` and waits for the answer until its socket is
+    closed (a browser tab that goes away)."""
+    host, port = base.removeprefix("http://").split(":")
+    payload = json.dumps(body).encode()
+    connection = socket.create_connection((host, int(port)), timeout=60)
+    connection.sendall(b"POST /api/solve HTTP/1.1\r\nHost: " + host.encode() +
+                       b"\r\nContent-Type: application/json\r\nContent-Length: " +
+                       str(len(payload)).encode() + b"\r\n\r\n" + payload)
+    return connection
+
+
+def _lower(headers: Any) -> dict[str, str]:
+    return {name.lower(): value for name, value in headers.items()}
+
+
+def post(base: str, body: dict[str, Any]) -> tuple[int, dict[str, str], Any]:
+    """``POST /api/solve`` on a real server: status, headers (names in lower case), JSON
+    answer."""
+    request = urllib.request.Request(f"{base}/api/solve", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
     try:
-        wait_for(lambda: httpx.get(f"{base}/api/status").status_code == 200)
-        with pytest.raises(httpx.ReadTimeout):  # minimax on Connect Four never ends
-            httpx.post(f"{base}/api/solve", json={"game": "connect4", "algorithm": "minimax"},
-                       timeout=2.0)
-        # The limit is 120 s: only the cancellation can have freed the worker.
-        wait_for(lambda: httpx.get(f"{base}/api/status").json() == {
-            "workers": 1, "busy": 0, "waiting": 0, "stopped": 1})
-        assert httpx.post(f"{base}/api/solve", json={"game": "bones", "tier": "python"},
-                          timeout=60).json()["outcome"] == "win"
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            return answer.status, _lower(answer.headers), json.load(answer)
+    except urllib.error.HTTPError as refused:
+        return refused.code, _lower(refused.headers), json.load(refused)
+
+
+def test_a_full_queue_answers_503_with_retry_after(small_server: str) -> None:
+    base = small_server
+    wait_for(lambda: status(base)["busy"] == 0)
+    stopped = status(base)["stopped"]
+    running = hold(base, NEVER_ENDS)
+    try:
+        wait_for(lambda: status(base)["busy"] == 1)  # the one worker searches
+        queued = hold(base, NEVER_ENDS)
+        try:
+            wait_for(lambda: status(base)["waiting"] == 1)  # the one place in the queue
+            code, headers, answer = post(base, {"game": "bones", "tier": "python"})
+            assert code == 503, answer
+            assert "the server is busy" in answer["detail"]
+            # Two waves of work ahead (the running search, the waiting one), each up to the
+            # time limit.
+            assert headers["retry-after"] == str(round(2 * SMALL.max_time))
+        finally:
+            queued.close()
+        wait_for(lambda: status(base)["waiting"] == 0)  # a waiting client that goes away
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        running.close()
+    wait_for(lambda: status(base) == {"workers": 1, "busy": 0, "waiting": 0,
+                                      "stopped": stopped + 1})
+    code, _headers, answer = post(base, {"game": "bones", "tier": "python"})
+    assert (code, answer["outcome"]) == (200, "win")
+
+
+def test_a_client_that_goes_away_stops_its_search(small_server: str) -> None:
+    base = small_server
+    wait_for(lambda: status(base)["busy"] == 0)
+    stopped = status(base)["stopped"]
+    client = hold(base, NEVER_ENDS)
+    wait_for(lambda: status(base)["busy"] == 1)
+    client.close()
+    # The limit is 120 s: only the cancellation can have freed the worker.
+    wait_for(lambda: status(base) == {"workers": 1, "busy": 0, "waiting": 0,
+                                      "stopped": stopped + 1})
+    code, _headers, answer = post(base, {"game": "bones", "tier": "python"})
+    assert (code, answer["outcome"]) == (200, "win")
 
 
 # -- no request family gets a 500 ------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 import urllib.request
@@ -62,6 +63,7 @@ def browser() -> Iterator[Any]:
     options.binary_location = BROWSER if os.path.exists(BROWSER) else str(shutil.which("chromium"))
     for flag in FLAGS:
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console_errors
     profile = tempfile.mkdtemp(prefix="gametree-chromium-")
     options.add_argument(f"--user-data-dir={profile}")
     driver = webdriver.Chrome(service=Service(DRIVER if os.path.exists(DRIVER)
@@ -72,6 +74,21 @@ def browser() -> Iterator[Any]:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def console_errors(driver: Any) -> list[str]:
+    """The browser console's errors since the last call (a failed request, a 404, an
+    uncaught exception, a module that does not load)."""
+    entries: list[dict[str, Any]] = driver.get_log("browser")
+    return [str(entry["message"]) for entry in entries if entry["level"] == "SEVERE"]
+
+
+@pytest.fixture(autouse=True)
+def quiet_console(browser: Any) -> Iterator[None]:
+    """Every browser test fails on an error in the console (its own page's, or a late one)."""
+    console_errors(browser)  # forget the previous test's
+    yield
+    assert console_errors(browser) == []
 
 
 def api(base: str, path: str, body: dict[str, Any]) -> Any:
@@ -89,7 +106,7 @@ def data(driver: Any, name: str) -> str:
 def idle(driver: Any) -> None:
     """Wait until the page has drawn a position and the engine is not thinking."""
     wait_for(lambda: data(driver, "busy") == "0" and driver.find_elements(
-        "css selector", "#board [data-cell]"))
+        "css selector", "#board > *"))
 
 
 def cells(driver: Any) -> list[str]:
@@ -201,3 +218,160 @@ def test_the_compare_view_and_the_analyse_page(base: str, browser: Any) -> None:
     assert browser.find_element("id", "best").text == "best move: 3"
     assert "Pons' score: 18" in browser.find_element("id", "extra").text
     browser.save_screenshot(str(IMAGES / "analyse-connect4.png"))
+
+
+# -- every page: no console errors, the icon, accessible names ------------------------------
+
+PAGES = {
+    "/": "document.querySelectorAll('#games li').length > 0",
+    "/play/tictactoe": "document.body.dataset.busy === '0'",
+    "/play/connect4?moves=4455&values=1": "document.querySelectorAll('#moves small').length",
+    "/play/nim?rows=1,3,5&misere=true": "document.body.dataset.busy === '0'",
+    "/play/sticks": "document.body.dataset.busy === '0'",
+    "/play/bones?heap=12": "document.body.dataset.busy === '0'",
+    "/play/subtraction?heap=15&takes=1,3,4": "document.body.dataset.busy === '0'",
+    "/play/tree": "document.body.dataset.busy === '0'",
+    "/explain": "document.body.dataset.steps",
+    "/explain?source=seed000&algorithm=negamax&step=5": "document.body.dataset.step === '5'",
+    "/explain?source=seed004&compare=1": "document.getElementById('saved').textContent",
+    "/analyse": "document.getElementById('best').textContent",
+    "/analyse?game=tictactoe&board=xo_/_x_/__o": "document.getElementById('best').textContent",
+    "/docs": "document.querySelectorAll('.opblock').length >= 8",
+}
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_draws_without_a_console_error(base: str, browser: Any, path: str) -> None:
+    browser.get(f"{base}{path}")
+    wait_for(lambda: browser.execute_script(f"return Boolean({PAGES[path]})"))
+    if browser.find_elements("id", "error"):
+        assert browser.find_element("id", "error").text == ""
+    icon = browser.execute_script(
+        "const link = document.querySelector('link[rel~=icon]'); return link && link.href")
+    assert icon and urllib.request.urlopen(icon, timeout=30).status == 200
+    assert console_errors(browser) == []
+
+
+def labels(driver: Any, selector: str) -> list[str]:
+    found: list[str] = driver.execute_script(
+        f"return [...document.querySelectorAll({json.dumps(selector)})]"
+        ".map(n => n.getAttribute('aria-label'))")
+    return found
+
+
+def press(driver: Any, keys: str) -> None:
+    """Type ``keys`` into the page (not into a form field)."""
+    from selenium.webdriver.common.action_chains import ActionChains  # noqa: PLC0415
+
+    driver.execute_script("document.activeElement && document.activeElement.blur()")
+    ActionChains(driver).send_keys(keys).perform()
+
+
+def test_connect4_by_keyboard_with_accessible_labels(base: str, browser: Any) -> None:
+    # From 4455 (X wins in 3): the values of every move are proven at once.
+    browser.get(f"{base}/play/connect4?moves=4455&strength=depth&level=2")
+    idle(browser)
+    assert labels(browser, "#board [role=button]") == [f"drop in column {c}" for c in range(1, 8)]
+    assert labels(browser, "#moves button") == [f"play {c}" for c in range(1, 8)]
+    press(browser, "4")  # a digit drops a stone in its column
+    wait_for(lambda: len(data(browser, "moves")) == 6)  # ours, then the engine's
+    idle(browser)
+    assert data(browser, "moves").startswith("44554")
+    assert browser.find_element("css selector", "#board [data-cell='3,3']") \
+        .get_attribute("data-mark") == "X"
+    press(browser, "v")  # values: each move's label says it
+    wait_for(lambda: browser.find_elements("css selector", "#moves button small"))
+    assert all(re.fullmatch(r"play [1-7]: (win in \d+|loss in \d+|draw|-?\d+)", label)
+               for label in labels(browser, "#moves button")), labels(browser, "#moves button")
+    assert all(re.fullmatch(r"drop in column [1-7] \((win in \d+|loss in \d+|draw|-?\d+)\)", label)
+               for label in labels(browser, "#board [role=button]"))
+    press(browser, "h")  # hint
+    wait_for(lambda: browser.find_elements("css selector", "#moves button.hint"))
+    press(browser, "u")  # undo: the engine's reply and our stone
+    wait_for(lambda: data(browser, "moves") == "4455")
+    idle(browser)
+    press(browser, "s")  # swap: the engine plays X
+    wait_for(lambda: len(data(browser, "moves")) == 5)
+    idle(browser)
+    assert "side=1" in browser.current_url
+    press(browser, "n")  # new game: the engine (first) plays again
+    wait_for(lambda: len(data(browser, "moves")) == 1 and data(browser, "busy") == "0")
+
+
+def test_tictactoe_nim_bones_and_a_tree_by_keyboard_and_clicks(base: str, browser: Any) -> None:
+    browser.get(f"{base}/play/tictactoe")
+    idle(browser)
+    assert labels(browser, "#board [role=button]") == [
+        f"play {row},{col}" for row in range(3) for col in range(3)]
+    press(browser, "5")  # cells 1-9 row by row: 5 is the centre
+    wait_for(lambda: cells(browser).count("O") == 1)
+    assert cells(browser)[4] == "X"
+    browser.get(f"{base}/play/nim?rows=1,3,5")
+    idle(browser)
+    assert "take 2 from row 3" in labels(browser, "#board [role=button]")
+    browser.find_element("css selector", "#board [data-row='2'][data-stick='3']").click()
+    wait_for(lambda: data(browser, "moves").startswith("3:2 "))  # then the engine's reply
+    browser.get(f"{base}/play/bones?heap=12&side=0")
+    idle(browser)
+    assert labels(browser, "#board [role=button]") == ["take 3", "take 2", "take 1"]
+    press(browser, "2")  # a digit takes that many
+    wait_for(lambda: data(browser, "moves").startswith("2 "))
+    idle(browser)
+    heap = int(browser.execute_script(
+        "return document.querySelectorAll('#board rect[data-counter]').length"))
+    taken = int(data(browser, "moves").split()[1])
+    assert heap == 12 - 2 - taken
+    browser.find_element("css selector", f"#board rect[data-counter='{heap - 1}']").click()
+    wait_for(lambda: data(browser, "moves").startswith(f"2 {taken} 1"))
+    browser.get(f"{base}/play/tree")  # seed 003's tree unless the URL gives one
+    idle(browser)
+    assert browser.find_element("css selector", "#options input[name=leaves]") \
+        .get_attribute("value") == "3 5 2 9 12 5 23 23"
+    press(browser, "2")  # the second child
+    wait_for(lambda: data(browser, "over") == "1" or len(data(browser, "moves").split()) >= 2)
+    assert data(browser, "moves").split()[0] == "C"  # the root's children are B and C
+
+
+def test_the_explain_page_by_keyboard_and_an_uploaded_tree(base: str, browser: Any,
+                                                          tmp_path: Path) -> None:
+    from selenium.webdriver.support.ui import Select  # noqa: PLC0415
+
+    # aima-python's Fig 5.2 as a JSON file, with names of our own.
+    document = {"root": "R", "children": {"R": ["P", "Q"], "P": ["P1", "P2"], "Q": ["Q1", "Q2"]},
+                "values": {"P1": 3, "P2": 12, "Q1": 2, "Q2": 4}}
+    upload = tmp_path / "tree.json"
+    upload.write_text(json.dumps(document))
+    browser.get(f"{base}/explain?source=json")
+    Select(browser.find_element("id", "algorithm")).select_by_value("minimax")
+    browser.find_element("id", "file").send_keys(str(upload))
+    browser.find_element("id", "show").click()
+    wait_for(lambda: data(browser, "steps") != "")
+    assert data(browser, "step") == "0"
+    nodes = browser.execute_script(
+        "return [...document.querySelectorAll('#tree .tree-node')].map(n => n.dataset.label)")
+    assert nodes == ["R", "P", "Q", "P1", "P2", "Q1", "Q2"]
+    assert labels(browser, "#tree .tree-node")[0] == "MAX node R"
+    steps = int(data(browser, "steps"))
+    press(browser, "\ue014")  # arrow right
+    assert data(browser, "step") == "1"
+    press(browser, "\ue014\ue014\ue012")  # right, right, left
+    assert data(browser, "step") == "2"
+    press(browser, "\ue010")  # End
+    assert data(browser, "step") == str(steps)
+    assert labels(browser, "#tree .tree-node")[:3] == ["MAX node R = 3", "MIN node P = 3",
+                                                       "MIN node Q = 2"]
+    assert "value 3, best move P" in browser.find_element("id", "counts").text
+    press(browser, "\ue011")  # Home
+    assert data(browser, "step") == "0"
+    speed = browser.find_element("id", "speed")
+    browser.execute_script("arguments[0].value = 30", speed)
+    press(browser, " ")  # play: to the end, where it stops by itself
+    assert browser.find_element("id", "play").text == "\u2016 Pause"
+    wait_for(lambda: data(browser, "step") == str(steps))
+    wait_for(lambda: browser.find_element("id", "play").text == "\u25b6 Play")
+    browser.execute_script("arguments[0].value = 1", speed)  # one step a second
+    press(browser, " ")  # play again, from the start
+    wait_for(lambda: data(browser, "step") == "1")
+    press(browser, " ")  # pause
+    assert browser.find_element("id", "play").text == "\u25b6 Play"
+    assert int(data(browser, "step")) < steps

@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -106,8 +107,10 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
         finally:
             await pool.close()
 
-    app = FastAPI(
-        title="gametree", lifespan=lifespan,
+    # The API's pages (/docs, /redoc) with Swagger UI and ReDoc served from the package
+    # (fastapi-offline ships them), not from FastAPI's default CDN: they work offline too.
+    app = FastAPIOffline(
+        title="gametree", lifespan=lifespan, favicon_url="/static/favicon.svg",
         summary="Game-tree search in the browser: play, explain, analyse.",
         description="The JSON API of `gametree serve`. Search answers are the objects "
                     "`gametree solve|analyze|trace --json` prints (docs/json.md); bad input "
@@ -135,6 +138,12 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
     @app.get("/", include_in_schema=False)
     async def home() -> Response:
         return _page("index.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        # The pages link /static/favicon.svg; this answers browsers (and the API's pages)
+        # that ask for the icon at the usual place.
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     @app.get("/play", include_in_schema=False)
     async def play_index() -> Response:

@@ -1,5 +1,6 @@
 // SVG boards: a grid (m,n,k games), columns with falling stones (Connect Four), rows of sticks
-// (Nim, Sticks), a heap (Bones, subtraction games); any other game as its text. Every legal move
+// (Nim, Sticks), a heap (Bones, subtraction games; click a counter to take it and those after
+// it); any other game as its text. Every legal move
 // is also a button in a list below the board, labelled with its value when values are shown.
 
 import { colour, describe, ink } from "./values.js";
@@ -95,7 +96,7 @@ function columns(svg, position, values, onMove, hint) {
   }
 }
 
-function rows(svg, position, values, onMove) {
+function rows(svg, position, values, onMove, hint) {
   const { rows: sizes, start } = position.board;
   const longest = Math.max(1, ...start), gap = 22, height = 44;
   svg.setAttribute("viewBox", `0 0 ${40 + longest * gap} ${sizes.length * height + 6}`);
@@ -106,21 +107,34 @@ function rows(svg, position, values, onMove) {
     svg.append(el("text", { x: 4, y: y + 26, "font-size": 14 }, `${row + 1}.`));
     for (let stick = 0; stick < size; stick++) {
       const move = byMove.get(`${row}:${size - stick}`);
+      const described = move ? valueLabel(values, move.text) : null;
       const shape = el("rect", { x: 30 + stick * gap, y, width: 9, height: height - 12, rx: 3,
-        fill: "#8a5a2b", "data-row": row, "data-stick": stick });
-      if (move) target(shape, move, `take ${size - stick} from row ${row + 1}`, onMove);
+        fill: described ? colour(described) : "#8a5a2b", "data-row": row, "data-stick": stick,
+        class: move && hint === move.text ? "hint" : "" });
+      if (move) {
+        target(shape, move, `take ${size - stick} from row ${row + 1}${described ? ` (${described.text})` : ""}`, onMove);
+      }
       svg.append(shape);
     }
   });
 }
 
-function heap(svg, position) {
+function heap(svg, position, values, onMove, hint) {
   const { heap: count, start } = position.board;
   const shown = Math.min(Math.max(start, count), 60), gap = 12;
   svg.setAttribute("viewBox", `0 0 ${20 + shown * gap} 70`);
   svg.setAttribute("width", Math.min(720, 20 + shown * gap));
-  for (let i = 0; i < Math.min(count, 60); i++) {
-    svg.append(el("rect", { x: 10 + i * gap, y: 10, width: 6, height: 40, rx: 2, fill: "#8a5a2b" }));
+  // Click a counter: take it and those after it (the legal takes only).
+  const byTake = new Map(position.moves.map((move) => [move.take, move]));
+  const drawn = Math.min(count, 60);
+  for (let i = 0; i < drawn; i++) {
+    const move = byTake.get(count - i);
+    const described = move ? valueLabel(values, move.text) : null;
+    const shape = el("rect", { x: 10 + i * gap, y: 10, width: 6, height: 40, rx: 2,
+      fill: described ? colour(described) : "#8a5a2b", "data-counter": i,
+      class: move && hint === move.text ? "hint" : "" });
+    if (move) target(shape, move, `take ${move.take}${described ? ` (${described.text})` : ""}`, onMove);
+    svg.append(shape);
   }
   svg.append(el("text", { x: 10, y: 66, "font-size": 12 }, `heap: ${count}`));
 }
@@ -133,8 +147,8 @@ export function drawBoard(svg, position, { values = null, onMove = () => {}, hin
   const kind = position.board.kind;
   if (kind === "grid") grid(svg, position, values, onMove, hint);
   else if (kind === "columns") columns(svg, position, values, onMove, hint);
-  else if (kind === "rows") rows(svg, position, values, onMove);
-  else if (kind === "heap") heap(svg, position);
+  else if (kind === "rows") rows(svg, position, values, onMove, hint);
+  else if (kind === "heap") heap(svg, position, values, onMove, hint);
   else {
     const lines = position.text.split("\n");
     svg.setAttribute("viewBox", `0 0 420 ${lines.length * 18 + 10}`);
@@ -147,7 +161,9 @@ export function drawBoard(svg, position, { values = null, onMove = () => {}, hin
 /** The legal moves as buttons in `list`, with their values when known. */
 export function drawMoveButtons(list, position, { values = null, onMove = () => {}, hint = null } = {}) {
   list.replaceChildren();
-  for (const move of position.moves) {
+  // Buttons in the board's order (the engine lists Connect Four's columns centre first).
+  const place = (move) => move.column ?? (move.cell ? move.cell[0] * 1000 + move.cell[1] : 0);
+  for (const move of [...position.moves].sort((a, b) => place(a) - place(b))) {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";

@@ -87,7 +87,11 @@ function render() {
     else currentLine = row;
     log.append(row);
   });
-  if (currentLine) { currentLine.className = "current"; currentLine.scrollIntoView({ block: "nearest" }); }
+  if (currentLine) {
+    currentLine.className = "current";
+    // Scroll the log box only (scrollIntoView would scroll the page away from the tree).
+    log.scrollTop = Math.max(0, currentLine.offsetTop - log.offsetTop - log.clientHeight / 2);
+  }
   const pruned = $("pruned");
   pruned.replaceChildren(...replayed.pruned.map((entry) => {
     const item = document.createElement("li");
@@ -112,7 +116,7 @@ function pause() {
 function playPause() {
   if (view.timer) { pause(); return; }
   if (view.trace && view.step >= view.trace.events.length) view.step = 0;
-  $("play").textContent = "⏸ Pause";
+  $("play").textContent = "‖ Pause";  // (⏸ is missing from common fonts)
   view.timer = setInterval(() => {
     if (!view.trace || view.step >= view.trace.events.length) { pause(); return; }
     go(view.step + 1);

@@ -4,10 +4,12 @@
 import { games, joinMoves, optionFields, optionValues, post, splitMoves } from "./api.js";
 import { drawBoard, drawMoveButtons } from "./board.js";
 
+const TREE = "3 5 2 9 12 5 23 23";
 const RESERVED = new Set(["moves", "side", "strength", "level", "values"]);
 const game = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "tictactoe");
 const $ = (id) => document.getElementById(id);
-const page = { moves: [], position: null, values: null, hint: null, busy: false, thinking: null };
+const page = { moves: [], position: null, values: null, hint: null, busy: false, thinking: null, analysis: null,
+  loading: false, analysing: false, generation: 0 };
 
 function readUrl() {
   const query = new URLSearchParams(location.search);
@@ -18,6 +20,8 @@ function readUrl() {
   $("show-values").checked = query.get("values") === "1";
   const options = {};
   for (const [key, value] of query) if (!RESERVED.has(key)) options[key] = value;
+  // The tree game has no tree by default: start from seed 003's (3 5 2 9 12 5 23 23).
+  if (game === "tree" && !["leaves", "nested"].some((name) => options[name])) options.leaves = TREE;
   return options;
 }
 
@@ -42,38 +46,63 @@ const human = () => Number($("side").value);
 function say(text) { $("status").textContent = text; }
 function fail(error) { $("error").textContent = error.message; }
 
+/** Busy (data-busy="1") while a position loads, the engine thinks or the values are worked out. */
+function markBusy() {
+  document.body.dataset.busy = page.busy || page.loading || page.analysing ? "1" : "0";
+}
+
 function render() {
   const position = page.position;
+  markBusy();
   if (!position) return;
   const options = { values: $("show-values").checked ? page.values : null, onMove: play, hint: page.hint };
   drawBoard($("board"), position, options);
   drawMoveButtons($("moves"), position, options);
   document.body.dataset.over = position.over ? "1" : "0";
-  document.body.dataset.busy = page.busy ? "1" : "0";
   document.body.dataset.moves = joinMoves(game, page.moves);
   if (position.over) say(`Game over: ${position.result}.`);
   else if (page.busy) say(`The engine (${position.to_move_name}) is thinking…`);
-  else if (position.to_move === human()) say(`Your move (${position.to_move_name}).`);
-  else say(`${position.to_move_name} to move (the engine).`);
+  else if (position.to_move === human()) {
+    say(`Your move (${position.to_move_name}).${page.analysing ? " Working out the values…" : ""}`);
+  } else say(`${position.to_move_name} to move (the engine).`);
 }
 
+/** Draw the position of the moves played, then let the engine move or show the values.
+ * Each call supersedes the previous one: an answer for an older position is dropped. */
 async function refresh() {
+  const generation = ++page.generation;
+  if (page.analysis) page.analysis.abort();  // the server stops a search nobody waits for
   writeUrl();
   $("error").textContent = "";
   page.hint = null;
   page.values = null;
-  page.position = await post("position", request());
+  page.analysing = false;
+  page.loading = true;
+  markBusy();
+  let position;
+  try { position = await post("position", request()); }
+  finally { if (generation === page.generation) page.loading = false; }
+  if (generation !== page.generation) return;
+  page.position = position;
   render();
-  if ($("show-values").checked && !page.position.over) await showValues();
-  if (!page.position.over && page.position.to_move !== human()) await engineMove();
+  if (position.over) return;
+  if (position.to_move !== human()) await engineMove(generation);
+  else if ($("show-values").checked) await showValues(generation);
 }
 
-async function showValues() {
-  const moves = page.moves.length;
-  const result = await post("analyze", request());
-  if (moves !== page.moves.length) return;  // the position changed meanwhile
-  page.values = { result, byMove: new Map(result.moves.map((entry) => [entry.move, entry])) };
+async function showValues(generation) {
+  page.analysing = true;
   render();
+  page.analysis = new AbortController();
+  try {
+    const result = await post("analyze", request(), page.analysis.signal);
+    if (generation !== page.generation) return;  // the position changed meanwhile
+    page.values = { result, byMove: new Map(result.moves.map((entry) => [entry.move, entry])) };
+  } catch (error) {
+    if (error.name !== "AbortError" && generation === page.generation) fail(error);
+  } finally {
+    if (generation === page.generation) { page.analysing = false; render(); }
+  }
 }
 
 function strength() {
@@ -83,36 +112,46 @@ function strength() {
   return { strength: "perfect" };
 }
 
-async function engineMove() {
+async function engineMove(generation) {
   page.busy = true;
   render();
   page.thinking = new AbortController();
   try {
     const result = await post("move", { ...request(), ...strength() }, page.thinking.signal);
+    if (generation !== page.generation) return;  // taken back, or a new game, meanwhile
     page.busy = false;
-    if (result.best_move === null) return;
+    if (result.best_move === null) { render(); return; }
     page.moves.push(result.best_move);
     const stopped = result.stats.stopped_by ? `, stopped by its ${result.stats.stopped_by} limit` : "";
     $("engine-info").textContent = `The engine played ${result.best_move} (${result.value_text}; ` +
       `${result.tier} tier, ${result.stats.nodes.toLocaleString()} nodes, ${result.stats.seconds.toFixed(2)} s${stopped}).`;
     await refresh();
   } catch (error) {
+    if (generation !== page.generation) return;
     page.busy = false;
     if (error.name !== "AbortError") fail(error);
     render();
   }
 }
 
+/** Stop what the page is waiting for (the engine's move, the values): the user acts. */
+function interrupt() {
+  page.generation += 1;
+  if (page.thinking) page.thinking.abort();
+  if (page.analysis) page.analysis.abort();
+  page.busy = false;
+  page.analysing = false;
+}
+
 async function play(text) {
-  if (page.busy || !page.position || page.position.over || page.position.to_move !== human()) return;
+  if (page.busy || page.loading || !page.position || page.position.over || page.position.to_move !== human()) return;
   page.moves.push(text);
   try { await refresh(); } catch (error) { page.moves.pop(); fail(error); render(); }
 }
 
 async function undo() {
-  if (page.thinking) page.thinking.abort();
-  page.busy = false;
-  if (!page.moves.length) return;
+  interrupt();
+  if (!page.moves.length) { await refresh().catch(fail); return; }
   page.moves.pop();
   // Back to a position where it is your turn (the engine's reply is taken back too).
   const position = await post("position", request());
@@ -131,13 +170,13 @@ async function hint() {
 }
 
 async function newGame() {
-  if (page.thinking) page.thinking.abort();
-  page.busy = false;
+  interrupt();
   page.moves = [];
   await refresh().catch(fail);
 }
 
 async function swap() {
+  interrupt();
   $("side").value = $("side").value === "1" ? "0" : "1";
   await refresh().catch(fail);
 }
@@ -147,9 +186,12 @@ function keyboard(event) {
   const position = page.position;
   if (/^[0-9]$/.test(event.key) && position) {
     const direct = position.moves.find((move) => move.text === event.key);
-    const cell = position.board.kind === "grid" ? position.moves.find((move) =>
+    const kind = position.board.kind;
+    const cell = kind === "grid" ? position.moves.find((move) =>
       move.cell[0] * position.board.cols + move.cell[1] + 1 === Number(event.key)) : null;
-    const move = direct || cell;
+    // A tree's children by number, 1 = leftmost (as the command line takes them).
+    const child = kind === "tree" ? position.moves[Number(event.key) - 1] : null;
+    const move = direct || cell || child;
     if (move) { event.preventDefault(); play(move.text); }
     return;
   }
