@@ -2,7 +2,12 @@
 ``chromium-driver``, driven by Selenium), against a real uvicorn server.
 
 Without a browser these tests skip, saying why; in CI (``CI=true``) they fail instead, so that
-a CI log never shows them skipped. The screenshots they take are the ones docs/web.md shows.
+a CI log never shows them skipped. The screenshots they take are the ones docs/web.md shows:
+they go to a temporary directory, or, to retake the docs' pictures, to the directory named by
+``GAMETREE_SCREENSHOTS`` (``GAMETREE_SCREENSHOTS=docs/images python -m pytest
+tests/test_web_browser.py``), so that a test run never changes the checkout.
+
+They are outside the core suite (``slow``): a real browser and server for each module.
 """
 
 from __future__ import annotations
@@ -23,13 +28,25 @@ from gametree.web.app import create_app
 from gametree.web.limits import ServerLimits
 from tests.web_support import running_server, wait_for
 
-ROOT = Path(__file__).resolve().parent.parent
-IMAGES = ROOT / "docs" / "images"
+pytestmark = pytest.mark.slow
+
+SCREENSHOTS_ENV = "GAMETREE_SCREENSHOTS"
 BROWSER = "/usr/bin/chromium"
 DRIVER = "/usr/bin/chromedriver"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--window-size=1280,900")
+
+
+@pytest.fixture(scope="module")
+def images(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the screenshots go (see the module's docstring)."""
+    chosen = os.environ.get(SCREENSHOTS_ENV)
+    if chosen:
+        path = Path(chosen)
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+    return tmp_path_factory.mktemp("screenshots")
 
 
 def _missing() -> str | None:
@@ -115,8 +132,8 @@ def cells(driver: Any) -> list[str]:
     return marks
 
 
-def test_a_tictactoe_game_clicked_to_a_draw_against_the_perfect_engine(base: str,
-                                                                        browser: Any) -> None:
+def test_a_tictactoe_game_clicked_to_a_draw_against_the_perfect_engine(
+        base: str, browser: Any, images: Path) -> None:
     browser.get(f"{base}/play/tictactoe")
     idle(browser)
     while data(browser, "over") != "1":
@@ -133,10 +150,10 @@ def test_a_tictactoe_game_clicked_to_a_draw_against_the_perfect_engine(base: str
                  cells(browser).count("O") == cells(browser).count("X"))
     assert "draw" in browser.find_element("id", "status").text
     assert sorted(cells(browser)).count("") == 0
-    browser.save_screenshot(str(IMAGES / "play-tictactoe.png"))
+    browser.save_screenshot(str(images / "play-tictactoe.png"))
 
 
-def test_a_connect4_game_with_hint_and_undo(base: str, browser: Any) -> None:
+def test_a_connect4_game_with_hint_and_undo(base: str, browser: Any, images: Path) -> None:
     browser.get(f"{base}/play/connect4?strength=depth&level=4")
     idle(browser)
 
@@ -166,7 +183,7 @@ def test_a_connect4_game_with_hint_and_undo(base: str, browser: Any) -> None:
     assert mark("5,3") == "X"
     browser.find_element("id", "show-values").click()
     wait_for(lambda: browser.find_elements("css selector", "#moves button small"))
-    browser.save_screenshot(str(IMAGES / "play-connect4.png"))
+    browser.save_screenshot(str(images / "play-connect4.png"))
 
 
 PRUNED = {"J", "J1", "J2", "K2", "L2", "F", "M", "N", "M1", "M2", "N1", "N2"}
@@ -178,7 +195,8 @@ PRUNED = {"J", "J1", "J2", "K2", "L2", "F", "M", "N", "M1", "M2", "N1", "N2"}
                         "D": "10"}),
 ])
 def test_the_explain_page_steps_through_seed_004s_tree(base: str, browser: Any, algorithm: str,
-                                                       values: dict[str, str]) -> None:
+                                                       values: dict[str, str],
+                                                       images: Path) -> None:
     browser.get(f"{base}/explain?source=seed004&algorithm={algorithm}")
     wait_for(lambda: data(browser, "steps") != "")
     steps = int(data(browser, "steps"))
@@ -205,19 +223,19 @@ def test_the_explain_page_steps_through_seed_004s_tree(base: str, browser: Any, 
     log = browser.find_element("id", "log").text
     assert "MAX node D... Prune : J ( A = " in log
     name = "explain-seed004-fail-soft" if algorithm == "alphabeta" else "explain-seed004-fail-hard"
-    browser.save_screenshot(str(IMAGES / f"{name}.png"))
+    browser.save_screenshot(str(images / f"{name}.png"))
 
 
-def test_the_compare_view_and_the_analyse_page(base: str, browser: Any) -> None:
+def test_the_compare_view_and_the_analyse_page(base: str, browser: Any, images: Path) -> None:
     browser.get(f"{base}/explain?source=seed004&algorithm=alphabeta&compare=1")
     wait_for(lambda: "saved" in browser.find_element("id", "saved").text)
     assert "evaluated 8 leaves instead of 16: 8 saved" in browser.find_element("id", "saved").text
-    browser.save_screenshot(str(IMAGES / "explain-compare.png"))
+    browser.save_screenshot(str(images / "explain-compare.png"))
     browser.get(f"{base}/analyse?game=connect4&moves=4455")
     wait_for(lambda: "best move" in browser.find_element("id", "best").text)
     assert browser.find_element("id", "best").text == "best move: 3"
     assert "Pons' score: 18" in browser.find_element("id", "extra").text
-    browser.save_screenshot(str(IMAGES / "analyse-connect4.png"))
+    browser.save_screenshot(str(images / "analyse-connect4.png"))
 
 
 # -- every page: no console errors, the icon, accessible names ------------------------------
