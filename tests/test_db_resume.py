@@ -18,6 +18,8 @@ from gametree.db.store import Database
 
 from .cli_support import gametree
 
+pytestmark = pytest.mark.slow  # real builder processes, killed and resumed
+
 BOOK = ["connect4", "--width", "5", "--height", "4", "--plies", "6"]
 """A book whose frontier (3,230 positions at ply 6) takes seconds to solve."""
 
