@@ -208,6 +208,7 @@ def _book(database: Database, game: Game[Any, Any], root: Any, plies: int,
         if waiting:
             report.added += database.add(waiting, run=run, solved=len(waiting))
     progress.finish()
+    job.close()  # the workers are done: they stop while the interior is backed up
     report.timings["solve"] = time.perf_counter() - solving
     backing = time.perf_counter()
     known: dict[str, tuple[int, int | None, int]] = {}

@@ -24,6 +24,7 @@ Workers ignore Ctrl-C: the builder, which owns the database, stops them.
 
 from __future__ import annotations
 
+import atexit
 import math
 import os
 import signal
@@ -192,6 +193,10 @@ def _start_worker(name: str, options: Mapping[str, Any]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_game = make(name, **options)
     warm_up(_worker_game)
+    # Exit at once when the pool stops: the interpreter's own shutdown with numba loaded
+    # takes a second or two, which the builder would wait for. Registered last, this runs
+    # first; results are already sent (the pool's result queue writes synchronously).
+    atexit.register(os._exit, 0)
 
 
 def _ready() -> int:
@@ -241,7 +246,7 @@ class PoolWorkers(Workers):
                 future.cancel()
 
     def close(self) -> None:
-        """Stop the processes (waiting for the tasks they are running)."""
+        """Stop the processes (waiting for the tasks they are running); again: nothing."""
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -297,9 +302,10 @@ class RayWorkers(Workers):
             yield rows
 
     def close(self) -> None:
-        """Stop the actors (Ray itself stays up for whoever started it)."""
+        """Stop the actors (Ray itself stays up for whoever started it); again: nothing."""
         for actor in self.actors:
             self.ray.kill(actor)
+        self.actors = []
 
 
 def import_ray() -> Any:
