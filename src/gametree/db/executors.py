@@ -53,8 +53,8 @@ EXECUTORS = ("local", "ray")
 TASK_SECONDS = 0.5
 """Seconds of solving a task aims at once solve times are known."""
 
-FIRST_TASK = 4
-"""Positions in a task before any solve time is known."""
+FIRST_TASK = 1
+"""Positions in a task before any solve time is known (one: a solve may take minutes)."""
 
 LARGEST_TASK = 1000
 """The most positions in one task."""
@@ -244,9 +244,18 @@ class PoolWorkers(Workers):
         finally:
             for future in pending:
                 future.cancel()
+            self.abandoned = bool(pending)
+
+    abandoned = False
+    """Whether :meth:`run` was stopped with tasks running (Ctrl-C, an error)."""
 
     def close(self) -> None:
-        """Stop the processes (waiting for the tasks they are running); again: nothing."""
+        """Stop the processes; again: nothing. After an interrupted :meth:`run` they are
+        killed at once (a frontier solve may take minutes: Ctrl-C must not wait for it, and
+        its position is simply solved again by the next run)."""
+        if self.abandoned:
+            for process in list(self.pool._processes.values()):  # no public way to stop them
+                process.kill()
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
