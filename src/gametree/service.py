@@ -15,6 +15,10 @@ here, with one options type (:class:`~gametree.options.SearchOptions`)::
   (:class:`~gametree.engine.Iteration`) after each depth; :class:`SearchSession` is a series
   of searches of one game that keep what they learn from one to the next (a player in a game);
   :func:`solve_batch` solves many positions for their values alone (benchmarks).
+* **A solution database is probed first** when :func:`search` or a :class:`SearchSession` is
+  given one (``database=``, a :class:`Probe` such as :class:`gametree.db.SolutionDatabase`):
+  where it knows the position the answer is its (``algorithm == "database"``), elsewhere the
+  search runs as without it.
 * **The tier is chosen here**: the compiled engine when the game has a compiled form for its
   options (:meth:`gametree.Game.compiled_form`) and the options allow it (the engine, no
   tracer, no Python-only tuning); else the Python tier. ``tier="python"`` or
