@@ -2,12 +2,14 @@
 (docs/benchmarks.md):
 
     python benchmarks/bench_db_play.py --db c4-book.db -- connect4
+    python benchmarks/bench_db_play.py --db c4-book.db --human 3 -- connect4
 
-Runs the real command (``python -u -m gametree play GAME --first engine [--db FILE]``) with
-its standard input a pipe that types ``quit`` once the engine has moved, reading its output as
-it comes. Two times per run: from starting the process to the engine's move (what a user
-waits, start-up included), and from the line announcing the engine's turn (``Move 1: ...
-(engine).``) to its move (the move's own time).
+Runs the real command (``python -u -m gametree play GAME --first engine [--db FILE]``, or with
+``--human MOVE`` ``--first human`` and MOVE typed at once) with its standard input a pipe that
+types ``quit`` once the engine has moved, reading its output as it comes. Two times per run:
+from starting the process to the engine's move (what a user waits, start-up included), and
+from the line announcing the engine's turn (``Move N: ... (engine).``) to its move (the move's
+own time).
 """
 
 from __future__ import annotations
@@ -18,16 +20,19 @@ import sys
 import time
 
 
-def first_move(command: list[str]) -> tuple[float, float, str]:
+def first_move(command: list[str], typed: str = "") -> tuple[float, float, str]:
     """Seconds from start and from the engine's turn to its move, and the move's line."""
     began = time.perf_counter()
     process = subprocess.Popen([sys.executable, "-u", "-m", "gametree", *command],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None and process.stdin is not None
+    if typed:
+        process.stdin.write(typed + "\n")
+        process.stdin.flush()
     turn = None
     for line in process.stdout:
         now = time.perf_counter()
-        if line.startswith("Move 1:"):
+        if line.startswith("Move ") and line.rstrip().endswith("(engine)."):
             turn = now
         elif line.startswith("Engine (") and turn is not None:
             process.stdin.write("quit\n")
@@ -42,13 +47,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", required=True, help="the database (opening book)")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--human", metavar="MOVE",
+                        help="the human moves first, MOVE; time the engine's reply")
     parser.add_argument("game", nargs="+", help="the game and its options")
     args = parser.parse_args()
-    base = ["play", *args.game, "--first", "engine", "--color", "never"]
+    first = "human" if args.human else "engine"
+    base = ["play", *args.game, "--first", first, "--color", "never"]
     for label, command in (("without database", base), ("with database", [*base, "--db",
                                                                               args.db])):
         for _ in range(args.runs):
-            total, move, line = first_move(command)
+            total, move, line = first_move(command, args.human or "")
             print(f"{label}: {total:.2f} s from start, {move:.3f} s for the move: {line}",
                   flush=True)
 
