@@ -58,7 +58,8 @@ def main() -> None:
         count = POSITIONS.get(plies)
         hours = f"{count * mean / 3600:,.1f} CPU-hours" if count else "?"
         print(f"ply {plies}: {len(times)} positions solved, mean {mean:.3f} s, "
-              f"max {max(times):.3f} s; frontier {count or '?':,} positions -> {hours}",
+              f"max {max(times):.3f} s; frontier {f'{count:,}' if count else '?'} positions "
+              f"-> {hours}",
               flush=True)
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from gametree.db.build import build
+from gametree.db.check import export_rows
+from gametree.db.store import Database
 
 from .cli_support import run, without_compile_notice
 
@@ -116,6 +118,34 @@ def test_solve_and_analyze_answer_from_the_database(capsys: pytest.CaptureFixtur
                          "--db", str(book))
     assert status == 0
     assert "from database" in out
+
+
+def test_a_moves_file_is_answered_from_the_database_where_it_knows(
+        capsys: pytest.CaptureFixture[str], book: Path, tmp_path: Path) -> None:
+    lines = tmp_path / "lines.txt"
+    lines.write_text("12\n# a comment\n123412\n\n2\n")
+    common = ["solve", "connect4", "--width", "4", "--height", "4", "--moves-file", str(lines)]
+    status, out, err = run(capsys, *common, "--db", str(book))
+    assert (status, without_compile_notice(err)) == (0, "")
+    from_db = [json.loads(line) for line in out.splitlines()]
+    status, out, _ = run(capsys, *common)
+    searched = [json.loads(line) for line in out.splitlines()]
+    assert [d["line"] for d in from_db] == [d["line"] for d in searched] == [1, 3, 5]
+    assert [d["database"]["hit"] for d in from_db] == [True, False, True]
+    assert [d["algorithm"] for d in from_db] == ["database", "engine", "database"]
+    assert all("database" not in d for d in searched)
+    for mine, theirs in zip(from_db, searched, strict=True):
+        for field in ("position", "value", "outcome", "plies", "score"):
+            assert mine[field] == theirs[field]
+
+
+def test_a_build_on_two_worker_processes_equals_the_one_in_process(
+        book: Path, tmp_path: Path) -> None:
+    path = tmp_path / "pool.db"
+    report = build(str(path), "connect4", {"width": 4, "height": 4}, plies=4, workers=2)
+    assert report.solved == 160
+    with Database.open(path) as pool, Database.open(book) as serial:
+        assert list(export_rows(pool, "jsonl")) == list(export_rows(serial, "jsonl"))
 
 
 def test_play_takes_its_moves_from_the_database(capsys: pytest.CaptureFixture[str],

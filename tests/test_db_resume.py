@@ -18,6 +18,8 @@ from gametree.db.store import Database
 
 from .cli_support import gametree
 
+pytestmark = pytest.mark.slow  # real builder processes, killed and resumed
+
 BOOK = ["connect4", "--width", "5", "--height", "4", "--plies", "6"]
 """A book whose frontier (3,230 positions at ply 6) takes seconds to solve."""
 
@@ -113,3 +115,33 @@ def test_two_builders_on_one_database_never_corrupt_it(tmp_path: Path,
     checked = gametree("db", "check", str(path), "--sample", "20")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert os.path.getsize(path) > 0
+
+
+def test_ctrl_c_stops_a_pool_build_without_waiting_for_its_long_solves(tmp_path: Path) -> None:
+    """Two worker processes, each on a 7x6 position that takes a minute or more to solve:
+    Ctrl-C kills them instead of waiting for their solves (which the next run does again)."""
+    path = tmp_path / "c4.db"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gametree", "db", "build", "connect4", "--plies", "3",
+         "--db", str(path), "--workers", "2", "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while not path.exists() or not _has_run(path):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(3)  # the workers have their first positions by now
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)  # a solve of its frontier takes minutes
+    assert process.returncode == 130
+    assert err.strip().splitlines()[-1] == "gametree db: interrupted"
+    with Database.open(path) as database:
+        assert database.meta["complete"] == "0"
+
+
+def _has_run(path: Path) -> bool:
+    try:
+        with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as connection:
+            return bool(connection.execute("SELECT count(*) FROM runs").fetchone()[0])
+    except sqlite3.Error:
+        return False

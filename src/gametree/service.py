@@ -15,6 +15,10 @@ here, with one options type (:class:`~gametree.options.SearchOptions`)::
   (:class:`~gametree.engine.Iteration`) after each depth; :class:`SearchSession` is a series
   of searches of one game that keep what they learn from one to the next (a player in a game);
   :func:`solve_batch` solves many positions for their values alone (benchmarks).
+* **A solution database is probed first** when :func:`search` or a :class:`SearchSession` is
+  given one (``database=``, a :class:`Probe` such as :class:`gametree.db.SolutionDatabase`):
+  where it knows the position the answer is its (``algorithm == "database"``), elsewhere the
+  search runs as without it.
 * **The tier is chosen here**: the compiled engine when the game has a compiled form for its
   options (:meth:`gametree.Game.compiled_form`) and the options allow it (the engine, no
   tracer, no Python-only tuning); else the Python tier. ``tier="python"`` or
@@ -41,7 +45,7 @@ import time
 import weakref
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from .algorithms import ALGORITHMS, ENGINE
 from .engine.engine import Engine
@@ -58,22 +62,52 @@ if TYPE_CHECKING:
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
+S_contra = TypeVar("S_contra", contravariant=True)
 
 DEFAULT_OPTIONS = SearchOptions()
 """The options of a search given none: the engine, solving to the end of the game."""
 
 
+class Probe(Protocol[S_contra, M]):
+    """What a search asks a solution database before searching (a
+    :class:`gametree.db.SolutionDatabase` is one)."""
+
+    def result(self, state: S_contra, *, exact: bool = False) -> SearchResult[M] | None:
+        """The stored answer for ``state`` (its ``algorithm``: ``"database"``), or ``None``
+        when it is not known; with ``exact``, only if every root move's value is known."""
+
+
 def search(game: Game[S, M], state: S | None = None, options: SearchOptions | None = None, *,
-           tracer: Tracer[S, M] | None = None, **changes: Any) -> SearchResult[M]:
+           tracer: Tracer[S, M] | None = None, database: Probe[S, M] | None = None,
+           **changes: Any) -> SearchResult[M]:
     """Search ``state`` of ``game`` (default: the initial state) and return the result.
 
     ``options`` (default: :data:`DEFAULT_OPTIONS`) may be changed for this call by keyword:
     ``search(game, depth=4)`` is ``search(game, options=SearchOptions(depth=4))``. A
     ``tracer`` receives every step of the search (the Python tier: it keeps the log).
+
+    ``database`` (a :class:`gametree.db.SolutionDatabase` for this game): probed first; where
+    it knows the position (or its symmetric twin, or every move's position: docs/solving.md)
+    the answer is its exact one, with ``algorithm == "database"`` and zero statistics, and no
+    search runs; elsewhere the search runs as without it.
     """
     options = _with_changes(options, changes)
     root = game.initial_state() if state is None else state
+    if database is not None:
+        found = _probe(database, root, options, tracer)
+        if found is not None:
+            return found
     return _plan(game, options, tracer).search(root, None)
+
+
+def _probe(database: Probe[S, M], root: S, options: SearchOptions,
+           tracer: Tracer[S, M] | None) -> SearchResult[M] | None:
+    """The database's answer, when it can stand for this search's: not for plain values
+    (``by_distance=False``: the database stores distances) nor for a traced search (whose
+    log is the point)."""
+    if not options.by_distance or (tracer is not None and tracer.enabled):
+        return None
+    return database.result(root, exact=options.exact_root or options.seed is not None)
 
 
 def iterate(game: Game[S, M], state: S | None = None, options: SearchOptions | None = None, *,
@@ -124,14 +158,17 @@ class SearchSession(Generic[S, M]):
     thread at a time (calls from several threads are serialised).
 
     ``options`` and keyword changes are the session's defaults; each call may change them
-    further (``session.search(state, exact_root=True)``).
+    further (``session.search(state, exact_root=True)``). ``database``: a solution database
+    that :meth:`search` probes first, as :func:`search` does.
     """
 
-    def __init__(self, game: Game[S, M], options: SearchOptions | None = None,
-                 **changes: Any) -> None:
+    def __init__(self, game: Game[S, M], options: SearchOptions | None = None, *,
+                 database: Probe[S, M] | None = None, **changes: Any) -> None:
         self.game = game
         self.options = _with_changes(options, changes)
         """The session's default options."""
+        self.database = database
+        """The solution database searches probe first (``None``: none)."""
         self._python: dict[tuple[bool, Any], Engine[S, M]] = {}
         self._compiled: tuple[_Engines, CompiledEngine] | None = None
         self._lock = threading.Lock()
@@ -148,6 +185,10 @@ class SearchSession(Generic[S, M]):
         options = _with_changes(self.options, changes) if changes else self.options
         root = self.game.initial_state() if state is None else state
         with self._lock:
+            if self.database is not None:
+                found = _probe(self.database, root, options, tracer)
+                if found is not None:
+                    return found
             return _plan(self.game, options, tracer).search(root, self)
 
     def iterate(self, state: S | None = None, *, tracer: Tracer[S, M] | None = None,
@@ -570,4 +611,5 @@ class _Pool:
 _POOL = _Pool()
 
 
-__all__ = ["DEFAULT_OPTIONS", "SearchSession", "iterate", "search", "solve_batch", "tier_for"]
+__all__ = ["DEFAULT_OPTIONS", "Probe", "SearchSession", "iterate", "search", "solve_batch",
+           "tier_for"]

@@ -177,8 +177,9 @@ def add_commands(subparsers: Any) -> None:
     how.add_argument("--address", metavar="ADDR",
                      help="the Ray cluster to join (default: a new local one, or "
                           "RAY_ADDRESS)")
-    how.add_argument("--chunk", type=positive_int, default=32, metavar="N",
-                     help="frontier positions per task (default: 32)")
+    how.add_argument("--chunk", type=positive_int, metavar="N",
+                     help="frontier positions per task (default: sized as the build goes, "
+                          "about half a second of solving each, smaller towards the end)")
     how.add_argument("--tier", choices=("auto", "python", "compiled"), default="auto",
                      help="where retrograde analysis runs (default: compiled when the game "
                           "has a kernel)")

@@ -8,6 +8,7 @@ chooses the tier.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import math
@@ -50,9 +51,8 @@ def _report(args: argparse.Namespace, *, exact_root: bool, analysis: bool) -> in
     spec = get(args.game)
     options = search_options(args, exact_root=exact_root)
     game, state = game_and_position(args)
-    result = _from_database(args, game, state, exact=exact_root) if args.db else None
-    if result is None:
-        result = search(game, state, options)
+    with _database(args, game) as database:
+        result = search(game, state, options, database=database)
     if args.json:
         document = spec.result_json(game, state, result)
         if args.db:
@@ -68,13 +68,17 @@ def _report(args: argparse.Namespace, *, exact_root: bool, analysis: bool) -> in
     return 0
 
 
-def _from_database(args: argparse.Namespace, game: Game[Any, Any], state: Any, *,
-                   exact: bool) -> SearchResult[Any] | None:
-    """The answer of ``--db FILE`` when it stores the position (or its twin), else ``None``."""
+@contextlib.contextmanager
+def _database(args: argparse.Namespace, game: Game[Any, Any]) -> Iterator[Any]:
+    """The database of ``--db FILE`` opened for ``game`` (``None`` without ``--db``): the
+    search service probes it first (a wrong file is refused in one line)."""
+    if not args.db:
+        yield None
+        return
     from ..db.answer import SolutionDatabase  # noqa: PLC0415 - only with --db
 
     with SolutionDatabase(args.db, game) as database:
-        return database.result(state, exact=exact)
+        yield database
 
 
 def _print_extras(spec: GameSpec, game: Game[Any, Any], state: Any,
@@ -142,24 +146,28 @@ def _run_moves_file(args: argparse.Namespace, *, exact_root: bool) -> int:
     # flush per line costs more than some searches.
     eager = path == "-" or sys.stdout.isatty()
     flushed = -math.inf
-    for number, line in _moves_file_lines(path):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            moves, expected = spec.read_line(line.rstrip("\r\n"))
-            state = play_moves(game, spec.split_moves(moves))
-        except (GameError, ValueError) as error:
-            fail(f"{path} line {number}: {error}")
-        result = search(game, state, options)
-        document: dict[str, Any] = {"line": number, "position": moves}
-        document.update(spec.result_json(game, state, result))
-        if expected:
-            document["expected"] = expected
-            document["agrees"] = _agrees(expected, document, result)
-        print(_encode(document))
-        if eager or time.monotonic() - flushed >= FLUSH_EVERY:
-            sys.stdout.flush()
-            flushed = time.monotonic()
+    with _database(args, game) as database:
+        for number, line in _moves_file_lines(path):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            try:
+                moves, expected = spec.read_line(line.rstrip("\r\n"))
+                state = play_moves(game, spec.split_moves(moves))
+            except (GameError, ValueError) as error:
+                fail(f"{path} line {number}: {error}")
+            result = search(game, state, options, database=database)
+            document: dict[str, Any] = {"line": number, "position": moves}
+            document.update(spec.result_json(game, state, result))
+            if args.db:
+                document["database"] = {"file": args.db,
+                                        "hit": result.algorithm == "database"}
+            if expected:
+                document["expected"] = expected
+                document["agrees"] = _agrees(expected, document, result)
+            print(_encode(document))
+            if eager or time.monotonic() - flushed >= FLUSH_EVERY:
+                sys.stdout.flush()
+                flushed = time.monotonic()
     return 0
 
 
@@ -241,7 +249,8 @@ def add_commands(subparsers: Any) -> None:
             common.add_argument(
                 "--db", metavar="FILE",
                 help="answer at once from this solution database when it stores the position "
-                     "or its symmetric twin (gametree db build); search otherwise")
+                     "or its symmetric twin (gametree db build), --moves-file lines included; "
+                     "search otherwise")
         command = subparsers.add_parser(name, help=summary, description=description)
         add_game_commands(command, common)
         command.set_defaults(run=run)

@@ -6,11 +6,16 @@ and answers a position at once when it, or its symmetric twin (the same key), is
 :meth:`SolutionDatabase.lookup` gives the stored entry with the best moves translated to the
 position asked about; :meth:`SolutionDatabase.result` a :class:`~gametree.SearchResult` whose
 ``algorithm`` is ``"database"`` (no search ran: its statistics are zeros). Root moves whose
-positions are stored get their exact values too ("near the root").
+positions are stored get their exact values too, and a position that is not stored but all of
+whose moves' positions are is answered from them ("near the root").
+
+The search service probes a database first when given one: ``gametree.search(game, state,
+database=db)`` or ``SearchSession(game, database=db)`` (:class:`gametree.service.Probe`).
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -19,7 +24,7 @@ from ..game import Game
 from ..play.opponent import Decision, Opponent
 from ..result import MoveValue, SearchResult, SearchStats
 from ..values import WIN, Outcome
-from .retrograde import join_value
+from .retrograde import join_value, split_value
 from .store import Database, Row, key_text
 
 S = TypeVar("S")
@@ -65,6 +70,7 @@ class SolutionDatabase(Generic[S, M]):
             raise
         self.game = game
         self.path = Path(path)
+        self._lock = threading.RLock()  # one query at a time: usable from any thread
         root_moves = self.store.meta.get("root", "")
         self._root = game.initial_state()
         for text in root_moves.split():
@@ -89,6 +95,10 @@ class SolutionDatabase(Generic[S, M]):
 
     def lookup(self, state: S) -> Entry[M] | None:
         """The stored entry of ``state`` (or of its twin), or ``None``."""
+        with self._lock:
+            return self._lookup(state)
+
+    def _lookup(self, state: S) -> Entry[M] | None:
         game = self.game
         row = self.store.get(game.key(state))
         if row is None:
@@ -106,33 +116,50 @@ class SolutionDatabase(Generic[S, M]):
         return Entry(row.value, row.plies, best, row, twin=True)
 
     def result(self, state: S, *, exact: bool = False) -> SearchResult[M] | None:
-        """A search result from the database, or ``None`` if ``state`` is not stored (or,
-        with ``exact``, if some root move's position is not stored: its value is unknown)."""
+        """A search result from the database, or ``None`` if it cannot answer.
+
+        It answers when ``state`` (or its twin) is stored, with the exact value of every root
+        move whose position is stored (``exact``: only if all are: the value of the others is
+        unknown); and *near the root*: when ``state`` is not stored but every move's position
+        is (a position before a book's root, say), by one ply of minimax over them."""
+        with self._lock:
+            return self._result(state, exact)
+
+    def _result(self, state: S, exact: bool) -> SearchResult[M] | None:
         entry = self.lookup(state)
-        if entry is None:
-            return None
         game = self.game
         moves: list[MoveValue[M]] = []
+        missing = False
         if game.outcome(state) is None:
+            mover = game.to_move(state)
             for move in game.moves(state):
                 child = game.play(state, move)
                 found = self.store.get(game.key(child))
                 if found is None:
-                    if exact:
-                        return None
-                    if move in entry.best:
+                    missing = True
+                    if entry is not None and move in entry.best:
                         moves.append(MoveValue(move, entry.score, "exact"))
                     continue
                 value = join_value(found.value, found.plies)
                 seen = value - 1 if value > 0 else value + 1 if value < 0 else 0
-                moves.append(MoveValue(move, seen if game.to_move(child) == game.to_move(
-                    state) else -seen, "exact"))
-        best_move = entry.best[0] if entry.best else None
-        outcome: Outcome = "win" if entry.value > 0 else "loss" if entry.value < 0 else "draw"
+                moves.append(MoveValue(move, seen if game.to_move(child) == mover else -seen,
+                                       "exact"))
+        if missing and (exact or entry is None):
+            return None
+        if entry is not None:
+            score, plies, best = entry.score, entry.plies, entry.best
+        elif moves:  # near the root: every move's position is stored
+            score = int(max(move.value for move in moves))
+            plies = split_value(score)[1]
+            best = tuple(move.move for move in moves if move.value == score)
+        else:
+            return None
+        best_move = best[0] if best else None
+        outcome: Outcome = "win" if score > 0 else "loss" if score < 0 else "draw"
         return SearchResult(
-            best_move=best_move, value=entry.score, moves=tuple(moves),
+            best_move=best_move, value=score, moves=tuple(moves),
             pv=self._line(state, best_move), stats=SearchStats(iterations=0), algorithm=ALGORITHM,
-            tier="python", depth=None, by_distance=True, outcome=outcome, plies=entry.plies,
+            tier="python", depth=None, by_distance=True, outcome=outcome, plies=plies,
             exhaustive=True, complete=True, weak=False)
 
     def _line(self, state: S, move: M | None) -> tuple[M, ...]:

@@ -27,8 +27,9 @@ from .store import SCORING, Database, fingerprint, options_text
 DEFAULT_BATCH = 20_000
 """Rows per transaction when storing a whole game."""
 
-DEFAULT_CHUNK = 32
-"""Frontier positions per task of a book build."""
+FLUSH_SECONDS = 1.0
+"""A book build stores its solved rows at least this often (one transaction each time): a
+``kill -9`` loses at most this much finished work, plus the tasks in flight."""
 
 
 @dataclass
@@ -74,7 +75,7 @@ class BuildReport:
 
 def build(path: str, game_name: str, options: Mapping[str, Any] | None = None, *,
           plies: int | None = None, moves: str = "", workers: int | None = None,
-          executor: str = "local", address: str | None = None, chunk: int = DEFAULT_CHUNK,
+          executor: str = "local", address: str | None = None, chunk: int | None = None,
           batch: int = DEFAULT_BATCH, tier: str = "auto", progress: Progress | None = None,
           command: str = "") -> BuildReport:
     """Build (or continue building) the database at ``path``.
@@ -82,8 +83,9 @@ def build(path: str, game_name: str, options: Mapping[str, Any] | None = None, *
     ``plies=None``: the whole game from the root, by retrograde analysis (``tier``: where).
     ``plies=N``: an opening book of every position within N moves of the root, the frontier
     solved on ``executor`` (``local``: ``workers`` processes, default every core, 1: this
-    process; ``ray``: a Ray cluster at ``address``). ``moves``: the root, as moves from the
-    start (default: the start).
+    process; ``ray``: a Ray cluster at ``address``), in tasks of ``chunk`` positions (default:
+    sized as the build goes, :class:`gametree.db.executors.Chunker`). ``moves``: the root, as
+    moves from the start (default: the start).
     """
     spec = get(game_name)
     options = dict(options or {})
@@ -112,9 +114,10 @@ def build(path: str, game_name: str, options: Mapping[str, Any] | None = None, *
         if plies is None:
             _whole_game(database, game, root, report, run, tier, batch, progress)
         else:
-            job = executors.executor(executor, game=game, name=game_name, options=options,
-                                     workers=workers, address=address)
-            _book(database, game, root, plies, report, run, job, chunk, progress)
+            # The workers load their engines while this process enumerates the book.
+            with executors.start(executor, game=game, name=game_name, options=options,
+                                 workers=workers, address=address) as job:
+                _book(database, game, root, plies, report, run, job, chunk, progress)
         report.timings["total"] = time.perf_counter() - started
         database.finish_run(run)
         report.positions = database.count()
@@ -171,7 +174,8 @@ def _whole_game(database: Database, game: Game[Any, Any], root: Any, report: Bui
 
 
 def _book(database: Database, game: Game[Any, Any], root: Any, plies: int,
-          report: BuildReport, run: int, job: Any, chunk: int, progress: Progress) -> None:
+          report: BuildReport, run: int, job: executors.Workers, chunk: int | None,
+          progress: Progress) -> None:
     """Enumerate, store the finished games, solve the frontier, back the interior up."""
     began = time.perf_counter()
     nodes = book.enumerate_book(game, root, plies)
@@ -186,15 +190,25 @@ def _book(database: Database, game: Game[Any, Any], root: Any, plies: int,
     if report.skipped:
         progress.say(f"{report.skipped:,} of {len(frontier):,} frontier positions stored "
                      f"already: solving the other {len(todo):,}")
-    chunks = [(number, [(node.state, node.ply, node.line) for node in todo[i:i + chunk]])
-              for number, i in enumerate(range(0, len(todo), max(1, chunk)))]
+    chunker = executors.Chunker([(node.state, node.ply, node.line) for node in todo],
+                                job.count, chunk)
     solving = time.perf_counter()
     progress.start(f"solving {len(frontier):,} frontier positions at ply {plies}", len(todo))
-    for _, rows in job(chunks):
-        report.added += database.add(rows, run=run, solved=len(rows))
-        report.solved += len(rows)
-        progress.advance(len(rows))
+    waiting: list[executors.RowTuple] = []
+    flushed = time.perf_counter()
+    try:
+        for rows in job.run(chunker):
+            waiting.extend(rows)
+            report.solved += len(rows)
+            progress.advance(len(rows))
+            if len(waiting) >= DEFAULT_BATCH or time.perf_counter() - flushed >= FLUSH_SECONDS:
+                report.added += database.add(waiting, run=run, solved=len(waiting))
+                waiting, flushed = [], time.perf_counter()
+    finally:  # Ctrl-C included: what was solved is kept
+        if waiting:
+            report.added += database.add(waiting, run=run, solved=len(waiting))
     progress.finish()
+    job.close()  # the workers are done: they stop while the interior is backed up
     report.timings["solve"] = time.perf_counter() - solving
     backing = time.perf_counter()
     known: dict[str, tuple[int, int | None, int]] = {}
@@ -211,4 +225,4 @@ def _book(database: Database, game: Game[Any, Any], root: Any, plies: int,
     report.timings["back_up"] = time.perf_counter() - backing
 
 
-__all__ = ["DEFAULT_BATCH", "DEFAULT_CHUNK", "BuildReport", "build"]
+__all__ = ["DEFAULT_BATCH", "FLUSH_SECONDS", "BuildReport", "build"]

@@ -5,16 +5,31 @@ service (:func:`gametree.search`, which picks the compiled engine) — on chunks
 and hands back each chunk's rows as it completes, in any order. The rows depend only on the
 positions, so a database is the same whichever executor built it.
 
-Workers are long-lived: each builds the game once and solves chunk after chunk, and the search
-service keeps its compiled engine (kernel loaded, table allocated) from one solve to the next.
+How the work is shared out (issue 11: two workers should be nearly twice as fast as one):
+
+* **Workers start once per build, before the book is enumerated** (:func:`start`): each
+  process (or Ray actor) imports numba, builds the game and loads its compiled engine (kernel
+  loaded, table allocated) while the builder enumerates the book, then keeps that engine warm
+  from one chunk to the next. The builder itself loads nothing when others solve.
+* **Dynamic scheduling** (:class:`Chunker`): tasks are handed out one at a time as workers
+  finish (two in flight per worker, so none waits for the next), sized from the solve time
+  measured so far — about :data:`TASK_SECONDS` of work each, so that a task's messages cost
+  little beside its solves — and never more than a small share of what is left, so both
+  workers stay busy to the end. ``--chunk N`` fixes the size instead.
+* The builder is idle while workers solve: it stores rows in batched transactions
+  (:mod:`gametree.db.build`) and does nothing else.
+
 Workers ignore Ctrl-C: the builder, which owns the database, stops them.
 """
 
 from __future__ import annotations
 
+import atexit
+import math
 import os
 import signal
-from collections.abc import Callable, Iterable, Iterator, Mapping
+import time
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_context
 from typing import Any
@@ -23,26 +38,40 @@ from ..game import Game
 from ..registry import make
 from .store import key_text
 
-Chunk = tuple[int, list[tuple[Any, int, str]]]
-"""A task: its number and its positions, each ``(state, ply, moves line)``."""
+Position = tuple[Any, int, str]
+"""A frontier position to solve: ``(state, ply, moves line)``."""
 
-Solved = tuple[int, list[tuple[str, int, str, int, int | None, str, str]]]
-"""A finished task: its number and its rows."""
+RowTuple = tuple[str, int, str, int, int | None, str, str]
+"""A solved position's row (the :class:`~gametree.db.Row` fields, in order)."""
+
+Solved = tuple[list[RowTuple], float]
+"""A finished task: its rows and the seconds its solves took in the worker."""
 
 EXECUTORS = ("local", "ray")
 """The executors ``--executor`` accepts."""
+
+TASK_SECONDS = 0.5
+"""Seconds of solving a task aims at once solve times are known."""
+
+FIRST_TASK = 1
+"""Positions in a task before any solve time is known (one: a solve may take minutes)."""
+
+LARGEST_TASK = 1000
+"""The most positions in one task."""
+
+IN_FLIGHT = 2
+"""Tasks queued per worker: one solving, one waiting, so a worker never idles between two."""
 
 
 class ExecutorError(ValueError):
     """An executor that cannot run here (Ray missing, a cluster that cannot be reached)."""
 
 
-def solve_states(game: Game[Any, Any], positions: Iterable[tuple[Any, int, str]]) -> list[
-        tuple[str, int, str, int, int | None, str, str]]:
+def solve_states(game: Game[Any, Any], positions: Iterable[Position]) -> list[RowTuple]:
     """Solve each position exactly (value, distance, best move) and return its row."""
     from ..service import search  # noqa: PLC0415 - the workers' import, not the builder's
 
-    rows = []
+    rows: list[RowTuple] = []
     for state, ply, line in positions:
         result = search(game, state)
         if result.outcome is None:
@@ -54,21 +83,180 @@ def solve_states(game: Game[Any, Any], positions: Iterable[tuple[Any, int, str]]
     return rows
 
 
+def timed_solve(game: Game[Any, Any], positions: list[Position]) -> Solved:
+    """:func:`solve_states` and the seconds it took (for sizing the next tasks)."""
+    began = time.perf_counter()
+    rows = solve_states(game, positions)
+    return rows, time.perf_counter() - began
+
+
+def warm_up(game: Game[Any, Any]) -> None:
+    """Load the compiled engine the solves will use (numba, the kernel, the table), so that
+    the first task does not pay for it; a game without a compiled form needs nothing."""
+    from ..service import SearchSession  # noqa: PLC0415 - imports numba when there is a kernel
+
+    with SearchSession(game) as session:
+        if session.tier == "compiled":
+            session.prepare()  # the engine goes back to the service's pool, loaded
+
+
+class Chunker:
+    """Hands the frontier out in tasks, one at a time, as workers ask for them.
+
+    With ``fixed`` every task has that many positions. Otherwise the first tasks have
+    :data:`FIRST_TASK` positions; later ones as many as the mean solve time so far says fill
+    :data:`TASK_SECONDS`, but at most a ``1 / (4 * workers)`` share of the positions left, so
+    that the last tasks are small and the workers finish together.
+    """
+
+    def __init__(self, positions: list[Position], workers: int, fixed: int | None = None) -> None:
+        self.positions = positions
+        self.workers = max(1, workers)
+        self.fixed = fixed
+        self.next_index = 0
+        self.solved = 0
+        self.seconds = 0.0
+
+    @property
+    def remaining(self) -> int:
+        """Positions not handed out yet."""
+        return len(self.positions) - self.next_index
+
+    def size(self) -> int:
+        """How many positions the next task gets."""
+        if self.fixed is not None:
+            return max(1, self.fixed)
+        if self.solved == 0 or self.seconds <= 0:
+            by_time = FIRST_TASK
+        else:
+            by_time = int(TASK_SECONDS * self.solved / self.seconds)
+        share = math.ceil(self.remaining / (4 * self.workers))
+        return max(1, min(by_time, share, LARGEST_TASK))
+
+    def take(self) -> list[Position] | None:
+        """The next task, or ``None`` when every position has been handed out."""
+        if self.remaining <= 0:
+            return None
+        end = self.next_index + self.size()
+        task = self.positions[self.next_index:end]
+        self.next_index = min(end, len(self.positions))
+        return task
+
+    def record(self, count: int, seconds: float) -> None:
+        """A task of ``count`` positions took ``seconds`` to solve."""
+        self.solved += count
+        self.seconds += seconds
+
+
+class Workers:
+    """Started workers: :meth:`run` solves positions on them; :meth:`close` stops them."""
+
+    count: int = 1
+
+    def run(self, chunker: Chunker) -> Iterator[list[RowTuple]]:
+        """Solve every position ``chunker`` hands out, yielding each task's rows as it ends."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop the workers (a no-op for the builder's own process)."""
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class SerialWorkers(Workers):
+    """The builder's own process (``--workers 1``)."""
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self.game = game
+
+    def run(self, chunker: Chunker) -> Iterator[list[RowTuple]]:
+        """Solve the tasks one after another here."""
+        while (task := chunker.take()) is not None:
+            rows, seconds = timed_solve(self.game, task)
+            chunker.record(len(rows), seconds)
+            yield rows
+
+
 # -- a worker process of the local pool --------------------------------------------------------
 
 _worker_game: Game[Any, Any] | None = None
 
 
 def _start_worker(name: str, options: Mapping[str, Any]) -> None:
-    """A pool worker's set-up: ignore Ctrl-C (the builder handles it), build the game once."""
+    """A pool worker's set-up, once per build: ignore Ctrl-C (the builder handles it), build
+    the game and load its compiled engine."""
     global _worker_game  # noqa: PLW0603 - one game per worker process
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_game = make(name, **options)
+    warm_up(_worker_game)
+    # Exit at once when the pool stops: the interpreter's own shutdown with numba loaded
+    # takes a second or two, which the builder would wait for. Registered last, this runs
+    # first; results are already sent (the pool's result queue writes synchronously).
+    atexit.register(os._exit, 0)
 
 
-def _work(chunk: Chunk) -> Solved:
+def _ready() -> int:
+    """A task that returns once the worker has started (its set-up has run)."""
+    return os.getpid()
+
+
+def _work(task: list[Position]) -> Solved:
     assert _worker_game is not None
-    return chunk[0], solve_states(_worker_game, chunk[1])
+    return timed_solve(_worker_game, task)
+
+
+class PoolWorkers(Workers):
+    """``count`` local processes, started now: they load their engines while the builder
+    enumerates the book."""
+
+    def __init__(self, name: str, options: Mapping[str, Any], count: int) -> None:
+        self.count = count
+        context = get_context("spawn")  # never fork a process that may hold numba's threads
+        self.pool = ProcessPoolExecutor(max_workers=count, mp_context=context,
+                                        initializer=_start_worker,
+                                        initargs=(name, dict(options)))
+        # One task each makes the pool start every process at once (it starts one per task
+        # submitted while none is idle); each loads its engine in its set-up.
+        self.started = [self.pool.submit(_ready) for _ in range(count)]
+
+    def run(self, chunker: Chunker) -> Iterator[list[RowTuple]]:
+        """Solve the tasks on the pool, yielding each as it completes."""
+        pending: set[Future[Solved]] = set()
+        try:
+            for _ in range(IN_FLIGHT * self.count):
+                task = chunker.take()
+                if task is None:
+                    break
+                pending.add(self.pool.submit(_work, task))
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    rows, seconds = future.result()
+                    chunker.record(len(rows), seconds)
+                    following = chunker.take()
+                    if following is not None:
+                        pending.add(self.pool.submit(_work, following))
+                    yield rows
+        finally:
+            for future in pending:
+                future.cancel()
+            self.abandoned = bool(pending)
+
+    abandoned = False
+    """Whether :meth:`run` was stopped with tasks running (Ctrl-C, an error)."""
+
+    def close(self) -> None:
+        """Stop the processes; again: nothing. After an interrupted :meth:`run` they are
+        killed at once (a frontier solve may take minutes: Ctrl-C must not wait for it, and
+        its position is simply solved again by the next run)."""
+        if self.abandoned:
+            for process in list(self.pool._processes.values()):  # no public way to stop them
+                process.kill()
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def default_workers() -> int:
@@ -79,61 +267,54 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def run_serial(game: Game[Any, Any], chunks: Iterable[Chunk]) -> Iterator[Solved]:
-    """Solve the chunks one after another in this process."""
-    for number, positions in chunks:
-        yield number, solve_states(game, positions)
+# -- Ray ---------------------------------------------------------------------------------------
 
 
-def run_pool(name: str, options: Mapping[str, Any], chunks: Iterable[Chunk],
-             workers: int) -> Iterator[Solved]:
-    """Solve the chunks on ``workers`` local processes, yielding each as it completes. At most
-    two chunks per worker are queued at a time, so an interrupted build loses little work."""
-    context = get_context("spawn")  # never fork a process that may hold numba's threads
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                               initializer=_start_worker, initargs=(name, dict(options)))
-    pending: set[Future[Solved]] = set()
-    todo = iter(chunks)
-    try:
-        for chunk in todo:
-            pending.add(pool.submit(_work, chunk))
-            if len(pending) >= 2 * workers:
-                break
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
-                following = next(todo, None)
-                if following is not None:
-                    pending.add(pool.submit(_work, following))
-    finally:
-        for future in pending:
-            future.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
+class RayWorkers(Workers):
+    """One Ray actor per worker on a cluster (``address``; default: the Ray instance this
+    process started already, else a new local one), created now, each keeping its game and
+    compiled engine between tasks."""
 
+    def __init__(self, name: str, options: Mapping[str, Any], workers: int | None,
+                 address: str | None) -> None:
+        ray = import_ray()
+        if not ray.is_initialized():
+            try:
+                ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
+                         include_dashboard=False)
+            except (ConnectionError, RuntimeError, ValueError) as error:
+                first = str(error).splitlines()[0] if str(error) else repr(error)
+                raise ExecutorError(f"cannot reach the Ray cluster at "
+                                    f"{address or 'this machine'}: {first}") from None
+        self.ray = ray
+        self.count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        solver = _ray_solver(ray)
+        self.actors = [solver.remote(name, dict(options)) for _ in range(self.count)]
 
-def run_ray(name: str, options: Mapping[str, Any], chunks: Iterable[Chunk],
-            workers: int | None, address: str | None) -> Iterator[Solved]:
-    """Solve the chunks on a Ray cluster (``address``; default: the Ray instance this process
-    started already, else a new local one), one actor per worker, each keeping its game and
-    compiled engine between chunks."""
-    ray = import_ray()
-    if not ray.is_initialized():
-        try:
-            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
-                     include_dashboard=False)
-        except (ConnectionError, RuntimeError, ValueError) as error:
-            raise ExecutorError(f"cannot reach the Ray cluster at {address or 'this machine'}: "
-                                f"{str(error).splitlines()[0] if str(error) else error}") from None
-    count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-    solver = _ray_solver(ray)
-    actors = [solver.remote(name, dict(options)) for _ in range(count)]
-    pool = ray.util.ActorPool(actors)
-    try:
-        yield from pool.map_unordered(lambda actor, chunk: actor.solve.remote(chunk), chunks)
-    finally:
-        for actor in actors:
-            ray.kill(actor)
+    def run(self, chunker: Chunker) -> Iterator[list[RowTuple]]:
+        """Solve the tasks on the actors, yielding each as it completes."""
+        ray = self.ray
+        running: dict[Any, Any] = {}
+        for _ in range(IN_FLIGHT):
+            for actor in self.actors:
+                task = chunker.take()
+                if task is not None:
+                    running[actor.solve.remote(task)] = actor
+        while running:
+            (done,), _ = ray.wait(list(running), num_returns=1)
+            actor = running.pop(done)
+            rows, seconds = ray.get(done)
+            chunker.record(len(rows), seconds)
+            following = chunker.take()
+            if following is not None:
+                running[actor.solve.remote(following)] = actor
+            yield rows
+
+    def close(self) -> None:
+        """Stop the actors (Ray itself stays up for whoever started it); again: nothing."""
+        for actor in self.actors:
+            self.ray.kill(actor)
+        self.actors = []
 
 
 def import_ray() -> Any:
@@ -155,32 +336,34 @@ def _ray_solver(ray: Any) -> Any:
     global _solver_class  # noqa: PLW0603 - made once per process
     if _solver_class is None:
         class Solver:
-            """A Ray actor: one game, its compiled engine kept warm between chunks."""
+            """A Ray actor: one game, its compiled engine loaded at once and kept warm."""
 
             def __init__(self, name: str, options: dict[str, Any]) -> None:
                 self.game = make(name, **options)
+                warm_up(self.game)
 
-            def solve(self, chunk: Chunk) -> Solved:
-                return chunk[0], solve_states(self.game, chunk[1])
+            def solve(self, task: list[Position]) -> Solved:
+                return timed_solve(self.game, task)
 
         _solver_class = ray.remote(num_cpus=1)(Solver)
     return _solver_class
 
 
-def executor(kind: str, *, game: Game[Any, Any], name: str, options: Mapping[str, Any],
-             workers: int | None, address: str | None) -> Callable[[Iterable[Chunk]],
-                                                                     Iterator[Solved]]:
-    """The function that runs chunks for ``--executor kind`` and ``--workers``."""
+def start(kind: str, *, game: Game[Any, Any], name: str, options: Mapping[str, Any],
+          workers: int | None, address: str | None) -> Workers:
+    """Start the workers of ``--executor kind`` and ``--workers`` (they begin loading their
+    engines at once, in the background)."""
     if kind == "ray":
-        import_ray()  # a missing Ray is reported before anything is built
-        return lambda chunks: run_ray(name, options, chunks, workers, address)
+        return RayWorkers(name, options, workers, address)
     if kind != "local":
         raise ExecutorError(f"unknown executor {kind!r}; executors: {', '.join(EXECUTORS)}")
     count = default_workers() if workers is None else workers
     if count <= 1:
-        return lambda chunks: run_serial(game, chunks)
-    return lambda chunks: run_pool(name, options, chunks, count)
+        return SerialWorkers(game)
+    return PoolWorkers(name, options, count)
 
 
-__all__ = ["EXECUTORS", "Chunk", "ExecutorError", "Solved", "default_workers", "executor",
-           "import_ray", "run_pool", "run_ray", "run_serial", "solve_states"]
+__all__ = ["EXECUTORS", "FIRST_TASK", "IN_FLIGHT", "LARGEST_TASK", "TASK_SECONDS", "Chunker",
+           "ExecutorError", "PoolWorkers", "Position", "RayWorkers", "RowTuple", "SerialWorkers",
+           "Solved", "Workers", "default_workers", "import_ray", "solve_states", "start",
+           "timed_solve", "warm_up"]

@@ -176,7 +176,8 @@ class Database:
         mode = "rw" if write else "ro"
         try:
             connection = sqlite3.connect(f"{file.resolve().as_uri()}?mode={mode}", uri=True,
-                                         timeout=60.0, isolation_level=None)
+                                         timeout=60.0, isolation_level=None,
+                                         check_same_thread=False)  # callers serialise
         except sqlite3.Error as error:
             raise DatabaseError(f"{file}: cannot open: {error}") from None
         database = cls(connection, file)
@@ -198,7 +199,7 @@ class Database:
         ``meta`` describes. An existing file must hold the same variant, else
         :class:`DatabaseError`; its metadata is kept (a resumed build continues it)."""
         file = Path(path)
-        if file.exists():
+        if file.exists() and not _blank(file):
             database = cls.open(file, write=True)
             try:
                 database.check_variant(meta["game"], json.loads(meta["options"]),
@@ -464,6 +465,22 @@ class Database:
             with contextlib.suppress(OSError):
                 total += Path(str(self.path) + suffix).stat().st_size
         return total
+
+
+def _blank(file: Path) -> bool:
+    """Whether ``file`` is an SQLite file with nothing in it yet: one that another builder,
+    started at the same moment, is creating (its schema comes in one transaction, which this
+    builder's own creation then waits for and leaves as it is)."""
+    try:
+        if file.stat().st_size == 0:
+            return True
+        with contextlib.closing(sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro",
+                                                uri=True, timeout=60.0)) as connection:
+            (application,) = connection.execute("PRAGMA application_id").fetchone()
+            (objects,) = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except (OSError, sqlite3.Error):
+        return False
+    return bool(application == 0 and objects == 0)
 
 
 def _coverage_text(coverage: str | None, plies: str | None) -> str:

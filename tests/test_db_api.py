@@ -1,0 +1,95 @@
+"""The Python API probes a database inside the search path (``gametree.search(...,
+database=db)``, ``SearchSession(..., database=db)``), and the book builder's task sizing."""
+
+from __future__ import annotations
+
+import sqlite3
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from gametree import SearchSession, search
+from gametree.db import SolutionDatabase, build
+from gametree.db.executors import FIRST_TASK, Chunker
+from gametree.registry import make, play_moves
+
+OPTIONS = {"width": 4, "height": 4}
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("db") / "book.db"
+    build(str(path), "connect4", OPTIONS, plies=3, workers=1)
+    return path
+
+
+def test_search_answers_from_the_database_where_it_knows_and_searches_elsewhere(
+        book: Path) -> None:
+    game = make("connect4", **OPTIONS)
+    inside = play_moves(game, ["2", "3"])
+    beyond = play_moves(game, ["2", "3", "1", "4", "1"])
+    with SolutionDatabase(book, game) as database:
+        found = search(game, inside, database=database)
+        searched = search(game, inside)
+        assert (found.algorithm, found.stats.nodes) == ("database", 0)
+        assert searched.algorithm == "engine" and searched.stats.nodes > 0
+        assert (found.value, found.plies, found.outcome) == (searched.value, searched.plies,
+                                                           searched.outcome)
+        assert search(game, beyond, database=database).algorithm == "engine"
+        # exact_root needs every root move's value: the book's frontier (ply 3) has its
+        # children unstored, so such a position is searched; its parent (ply 2) is answered
+        frontier = play_moves(game, ["2", "3", "1"])
+        assert search(game, frontier, database=database, exact_root=True).algorithm == "engine"
+        analysed = search(game, inside, database=database, exact_root=True)
+        exact = search(game, inside, exact_root=True)
+        assert analysed.algorithm == "database"
+        assert {m.move: m.value for m in analysed.moves} == {m.move: m.value for m in exact.moves}
+        # plain values (not by distance) are not what the database stores: searched
+        assert search(game, inside, database=database, by_distance=False).algorithm == "engine"
+
+
+def test_a_session_probes_its_database_before_each_search(book: Path) -> None:
+    game = make("connect4", **OPTIONS)
+    with SolutionDatabase(book, game) as database, \
+            SearchSession(game, database=database) as session:
+        assert session.search().algorithm == "database"
+        assert session.search(play_moves(game, ["1", "2", "3", "4"])).algorithm == "engine"
+    with SearchSession(game) as plain:
+        assert plain.search().algorithm == "engine"
+
+
+def test_a_position_whose_moves_are_all_stored_is_answered_near_the_root(
+        book: Path, tmp_path: Path) -> None:
+    path = tmp_path / "rootless.db"
+    path.write_bytes(book.read_bytes())
+    with sqlite3.connect(path) as connection:
+        connection.execute("DELETE FROM positions WHERE ply = 0")
+    game = make("connect4", **OPTIONS)
+    with SolutionDatabase(path, game) as database:
+        assert database.lookup(game.initial_state()) is None
+        near = search(game, database=database, exact_root=True)
+    with SolutionDatabase(book, game) as database:
+        stored = search(game, database=database, exact_root=True)
+    assert near.algorithm == stored.algorithm == "database"
+    assert (near.value, near.plies, near.moves) == (stored.value, stored.plies, stored.moves)
+    assert near.best_move in {m.move for m in stored.moves if m.value == stored.value}
+
+
+def test_the_chunker_hands_out_every_position_once_in_shrinking_tasks() -> None:
+    positions = [(i, 3, str(i)) for i in range(1000)]
+    chunker = Chunker(positions, workers=2)
+    first = chunker.take()
+    assert first is not None and len(first) == FIRST_TASK
+    chunker.record(len(first), 0.001 * len(first))  # 1 ms a position: 500 to fill 0.5 s
+    sizes = [len(first)]
+    handed = list(first)
+    while (task := chunker.take()) is not None:
+        sizes.append(len(task))
+        handed.extend(task)
+    assert handed == positions
+    assert sizes[1] == 125  # a quarter of what is left per worker, not 500
+    assert all(a >= b for a, b in pairwise(sizes[1:]))  # shrinking towards the end
+    assert sizes[-1] == 1
+    fixed = Chunker(positions, workers=2, fixed=64)
+    assert [len(task) for task in iter(fixed.take, None)] == [64] * 15 + [40]
