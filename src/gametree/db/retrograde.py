@@ -277,6 +277,14 @@ def slot_of(key, bits):
     return ((key * MULTIPLIER) >> (64 - bits)) & ((1 << bits) - 1)
 
 
+def grown(array, used, size, fill):
+    """``array`` (one dimension) in a new array of ``size`` slots: its first ``used`` kept,
+    the others ``fill``."""
+    bigger = np.full(size, fill, np.int64)
+    bigger[:used] = array[:used]
+    return bigger
+
+
 def explore(root, max_moves, limit):
     width = {width}
     cap = 1 << 12
@@ -324,24 +332,12 @@ def explore(root, max_moves, limit):
                         states2 = np.zeros((cap, width), np.int64)
                         states2[:n] = states[:n]
                         states = states2
-                        parent2 = np.full(cap, -1, np.int64)
-                        parent2[:n] = parent[:n]
-                        parent = parent2
-                        pmove2 = np.zeros(cap, np.int64)
-                        pmove2[:n] = pmove[:n]
-                        pmove = pmove2
-                        keys2 = np.zeros(cap, np.int64)
-                        keys2[:n] = keys[:n]
-                        keys = keys2
-                        outcome2 = np.zeros(cap, np.int64)
-                        outcome2[:n] = outcome[:n]
-                        outcome = outcome2
-                        mover2 = np.zeros(cap, np.int64)
-                        mover2[:n] = mover[:n]
-                        mover = mover2
-                        start2 = np.zeros(cap + 1, np.int64)
-                        start2[:n + 1] = start[:n + 1]
-                        start = start2
+                        parent = grown(parent, n, cap, -1)
+                        pmove = grown(pmove, n, cap, 0)
+                        keys = grown(keys, n, cap, 0)
+                        outcome = grown(outcome, n, cap, 0)
+                        mover = grown(mover, n, cap, 0)
+                        start = grown(start, n + 1, cap + 1, 0)
                     found = n
                     state_to_row(after, states, n)
                     parent[n] = head
@@ -359,12 +355,8 @@ def explore(root, max_moves, limit):
                             table[s] = i
                 if e == ecap:
                     ecap *= 2
-                    child2 = np.zeros(ecap, np.int64)
-                    child2[:e] = child[:e]
-                    child = child2
-                    emove2 = np.zeros(ecap, np.int64)
-                    emove2[:e] = emove[:e]
-                    emove = emove2
+                    child = grown(child, e, ecap, 0)
+                    emove = grown(emove, e, ecap, 0)
                 child[e] = found
                 emove[e] = buf[m]
                 e += 1
@@ -469,7 +461,7 @@ def _compiled_solver(kernel: Kernel) -> Any:
         "__name__": __name__,
     }
     exec(compile(source, f"<retrograde {kernel.name}>", "exec"), namespace)
-    for function in ("state_from_row", "state_to_row", "slot_of", "seen"):
+    for function in ("state_from_row", "state_to_row", "slot_of", "grown", "seen"):
         namespace[function] = numba.njit(inline="always")(namespace[function])
     solver = (numba.njit(namespace["explore"]), numba.njit(namespace["solve"]))
     _solvers[name] = solver
