@@ -89,17 +89,25 @@ class SearchStats:
     seconds: float = 0.0
     """Wall-clock time of the search."""
 
+    threads: int = 1
+    """Threads that searched (the compiled tier's ``threads`` option). With more than one, the
+    counters are summed over the threads and vary from run to run; the value does not."""
+
     def as_dict(self) -> dict[str, Any]:
-        """The counters as a JSON-ready dict (``seconds`` rounded to microseconds)."""
+        """The counters as a JSON-ready dict (``seconds`` rounded to microseconds; ``threads``
+        only when more than one thread searched, so one-thread output is unchanged)."""
         # Field by field: ``dataclasses.asdict`` copies recursively and costs about 15 µs, as
         # much as a small compiled search (one JSON line per position of a --moves-file).
-        return {
+        counters = {
             "nodes": self.nodes, "leaves": self.leaves, "evaluations": self.evaluations,
             "cutoffs": self.cutoffs, "first_move_cutoffs": self.first_move_cutoffs,
             "table_hits": self.table_hits, "table_entries": self.table_entries,
             "iterations": self.iterations, "depth_reached": self.depth_reached,
             "stopped_by": self.stopped_by, "seconds": round(self.seconds, 6),
         }
+        if self.threads != 1:
+            counters["threads"] = self.threads
+        return counters
 
 
 @dataclass(slots=True)
