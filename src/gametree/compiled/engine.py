@@ -629,30 +629,38 @@ class CompiledEngine:
         weak = bool(mode & _MODE_WEAK)
         failures: list[BaseException] = []
 
-        def run(function: Any, *args: Any) -> None:
+        def run(done: threading.Event, function: Any, *args: Any) -> None:
             try:
                 function(*args)
             except BaseException as error:  # reported in the calling thread
                 failures.append(error)
+            finally:
+                done.set()
 
+        # Each thread says it is done through an event of its own, not Thread.join: in
+        # CPython 3.11 a join interrupted by KeyboardInterrupt can mark a running thread
+        # stopped (gh-90882), and a compiled thread must never outlive its search.
+        finished = [threading.Event() for _ in range(len(helpers) + 1)]
         main = threading.Thread(target=run, name="gametree-search", daemon=True,
-                                args=(module.search_root_parallel, state, 0, depth, mode, ws,
-                                      self._out))
+                                args=(finished[0], module.search_root_parallel, state, 0,
+                                      depth, mode, ws, self._out))
         others = [threading.Thread(target=run, name=f"gametree-helper-{number}", daemon=True,
-                                   args=(module.helper, state, weak, helper))
+                                   args=(finished[number], module.helper, state, weak, helper))
                   for number, helper in enumerate(helpers, 1)]
+        started: list[threading.Event] = []
         try:
-            main.start()
-            for other in others:
-                other.start()
-            while main.is_alive():
-                main.join(0.1)  # SIGINT's handler runs here, between two waits
+            # A KeyboardInterrupt inside Thread.start() could leave a thread that runs later,
+            # unseen by the waits below: SIGINT waits until every thread has started.
+            with interrupt.deferred():
+                for thread, done in zip((main, *others), finished, strict=True):
+                    thread.start()
+                    started.append(done)
+            while not finished[0].wait(0.1):
+                pass  # SIGINT's handler runs here, between two waits
         finally:
             for view in (ws, *helpers):  # stop whatever still runs (all, after Ctrl-C)
                 view[_C_NODE_LIMIT] = 0
-            for thread in (main, *others):
-                if thread.ident is not None:
-                    thread.join()
+            _join_all(started)  # before the interrupt check comes back: it needs the GIL
             ws[_C_NODE_LIMIT] = _NO_LIMIT
             ws[_C_INTERRUPT_CHECK] = check
             for helper in helpers:
@@ -777,6 +785,21 @@ class _RootAnswer:
     best_move: Any
     moves: tuple[MoveValue[Any], ...]
     pv: tuple[Any, ...]
+
+
+def _join_all(finished: Sequence[threading.Event]) -> None:
+    """Wait until every thread has left its compiled call (its event set), even through
+    another Ctrl-C (re-raised at the end): a compiled thread left running would share its
+    workspace with the next search."""
+    again: KeyboardInterrupt | None = None
+    for done in finished:
+        while not done.is_set():
+            try:
+                done.wait()
+            except KeyboardInterrupt as error:
+                again = error
+    if again is not None:
+        raise again
 
 
 def _read_cycles(module: Any) -> int:
