@@ -2,10 +2,10 @@
 
 Each position of Pascal Pons' sets ``Test_L1_R2`` and ``Test_L1_R3`` (``../shared/data/connect4``;
 all or the first ``--count`` of each) is solved exactly, as ``gametree solve connect4`` does
-(value, best move, root move bounds and principal variation), from an empty table, once by an
-engine with one thread and once by an engine with two (:class:`gametree.compiled.CompiledEngine`
-with ``threads=2``: Lazy SMP, see ``docs/engine.md``). The two runs of a position follow each
-other, in alternating order, so that a change of load affects both alike. Every score is
+(value, best move, root move bounds and principal variation), from an empty table, through
+the search service, once with ``threads=1`` and once with ``threads=2`` (Lazy SMP: see
+``docs/searching.md``). The two runs of a position follow each other, in alternating order, so
+that a change of load affects both alike. Every score is
 checked against Pons' and every 2-thread value and best move against the 1-thread one (a
 disagreement exits 1).
 
@@ -31,7 +31,7 @@ import sys
 import time
 from pathlib import Path
 
-from gametree.compiled import CompiledEngine
+from gametree import EngineTuning, SearchOptions, search
 from gametree.games.connect4 import ConnectFour, pons_score
 from gametree.registry import play_moves
 
@@ -53,10 +53,12 @@ def main() -> int:
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
           f"load average before: {os.getloadavg()[0]:.2f}")
     game = ConnectFour()
-    form = game.compiled_form()
-    assert form is not None
-    engines = {threads: CompiledEngine(form.kernel, table_bits=args.table_bits, prefault=True,
-                                       threads=threads) for threads in (1, args.threads)}
+    tuning = EngineTuning(table_bits=args.table_bits)
+    engines = {threads: SearchOptions(threads=threads, tuning=tuning)
+               for threads in (1, args.threads)}
+    warm = play_moves(game, list("32751571231557"))  # loads the code and maps the tables
+    for options in engines.values():
+        search(game, warm, options)
     print(f"table: 2^{args.table_bits} entries; threads: 1 against {args.threads}")
     print()
     print(f"| set | positions | 1 thread | {args.threads} threads | speed-up | median speed-up "
@@ -72,14 +74,12 @@ def main() -> int:
         ratios = []
         for number, (moves, score) in enumerate(lines):
             state = play_moves(game, list(moves))
-            root = form.encode(state)
             order = list(engines) if number % 2 == 0 else list(reversed(engines))
             results = {}
             seconds = {}
             for threads in order:
                 started = time.perf_counter()
-                results[threads] = engines[threads].search(root, fresh=True, form=form,
-                                                           root=state)
+                results[threads] = search(game, state, engines[threads])
                 seconds[threads] = time.perf_counter() - started
             one, many = results[1], results[args.threads]
             if (one.value, one.best_move) != (many.value, many.best_move) or \
