@@ -12,8 +12,8 @@ one of his benchmark sets (``moves score`` lines). Each round runs, one after an
   or bound and the principal variation, one JSON line per position), through
   ``gametree.cli.main`` as the ``gametree`` command runs it, in a process of its own whose
   standard output notes the time of each line: the time between two lines is all that one
-  position costs inside the command (search, result, JSON, printing); the reading and
-  replaying of the whole file before the first search is timed on its own;
+  position costs inside the command (reading and replaying its line, search, result, JSON,
+  printing: the file is read line by line as the searches go);
 * **gametree's compiled engine alone** (:func:`gametree.solve_batch`: value and node count, no
   best move, each position from an empty table, as Pons' solver does), in this process: each
   solve's own time (the processor's cycle counter, table clearing excluded, as his clock).
@@ -89,35 +89,25 @@ then: python benchmarks/bench_pons_side_by_side.py --pons /tmp/pons-src/c4solver
 
 STAMPED_CLI = """
 import os, sys, time
-from gametree.cli import main, searching
+from gametree.cli import main
 
 class Stamped:
-    # standard output, noting the time of each flush: one per JSON line of --moves-file
+    # standard output, noting the time each line ends: one per JSON line of --moves-file
     def __init__(self, out):
         self.out, self.stamps = out, []
     def write(self, text):
-        return self.out.write(text)
-    def flush(self):
-        self.out.flush()
-        self.stamps.append(time.perf_counter())
+        written = self.out.write(text)
+        if text.endswith("\\n"):
+            self.stamps.append(time.perf_counter())
+        return written
     def __getattr__(self, name):
         return getattr(self.out, name)
 
-reading = []
-read = searching._read_moves_file
-def timed_read(*args):
-    started = time.perf_counter()
-    try:
-        return read(*args)
-    finally:
-        reading.append(time.perf_counter() - started)
-searching._read_moves_file = timed_read
 sys.stdout = stamped = Stamped(sys.stdout)
 status = main(sys.argv[1:])
 sys.stdout = stamped.out
 sys.stdout.flush()
 print("STAMPS", *stamped.stamps, file=sys.stderr)
-print("READING", *reading, file=sys.stderr)
 sys.stderr.flush()
 os._exit(status)  # as the gametree command ends (gametree.cli.run)
 """
@@ -239,8 +229,6 @@ class CliRun:
     documents: list[dict[str, Any]]
     between_lines: list[float]
     """Seconds from each JSON line to the next (positions 2 to N)."""
-    reading: float
-    """Seconds spent reading and replaying the whole file before the first search."""
 
 
 def read_cli(run: ProcessRun, positions: list[Position]) -> CliRun:
@@ -252,12 +240,12 @@ def read_cli(run: ProcessRun, positions: list[Position]) -> CliRun:
         if document["position"] != position.moves:
             raise SystemExit(f"gametree answered {document['position']} for {position.moves}")
     notes = {line.split()[0]: [float(word) for word in line.split()[1:]]
-             for line in run.errors if line.startswith(("STAMPS", "READING"))}
-    stamps, reading = notes.get("STAMPS", []), notes.get("READING", [])
-    if len(stamps) != len(positions) or len(reading) != 1:
+             for line in run.errors if line.startswith("STAMPS")}
+    stamps = notes.get("STAMPS", [])
+    if len(stamps) != len(positions):
         raise SystemExit(f"gametree's output was not timed line by line ({len(stamps)} times "
                          f"for {len(positions)} lines)")
-    return CliRun(documents, [b - a for a, b in itertools.pairwise(stamps)], reading[0])
+    return CliRun(documents, [b - a for a, b in itertools.pairwise(stamps)])
 
 
 def engine_score(value: int, stones: int, cells: int) -> int:
@@ -360,7 +348,6 @@ def main() -> None:  # noqa: PLR0915 - one measurement protocol, read top to bot
             note("cli cpu", [run.cpu])
             note("cli start-up", [single])
             note("cli lines", cli.between_lines)
-            note("cli reading", [cli.reading / count])
             note("cli searches", [document["stats"]["seconds"] for document in cli.documents[1:]])
 
         def measure_engine() -> None:
@@ -397,7 +384,6 @@ def main() -> None:  # noqa: PLR0915 - one measurement protocol, read top to bot
         return min(values[0] for values in series[name].rounds)
 
     timed = "pons solve" in series
-    reading = totals("cli reading")
     print()
     if timed:
         his = series["pons solve"]
@@ -410,9 +396,8 @@ def main() -> None:  # noqa: PLR0915 - one measurement protocol, read top to bot
         rows = [
             ("Pons: solve (his time_us; table reset outside his clock)", "pons solve",
              0.0, nodes_of(pons_nodes)),
-            (f"gametree solve --moves-file: one position (line to line) + reading and "
-             f"replaying the file ({reading * 1e6:.1f} µs a position)", "cli lines", reading,
-             nodes_of(cli_nodes)),
+            ("gametree solve --moves-file: one position (line to line: reading and replaying "
+             "its line included)", "cli lines", 0.0, nodes_of(cli_nodes)),
             ("gametree solve --moves-file: its search alone (stats.seconds)", "cli searches",
              0.0, nodes_of(cli_nodes)),
             ("gametree engine alone (solve_batch): solve (cycle counter; clearing outside)",
@@ -446,7 +431,7 @@ def main() -> None:  # noqa: PLR0915 - one measurement protocol, read top to bot
           f"line), gametree engine alone {agree['engine']}/{count}")
     if timed:
         his = series["pons solve"]
-        steady = (series["cli lines"].per_position_best() + reading) / his.per_position_best()
+        steady = series["cli lines"].per_position_best() / his.per_position_best()
         plain = cli_net / his.best_round()
         alone = series["engine solve"].per_position_best() / his.per_position_best()
         print(f"goal: gametree solve --moves-file within {GOAL}x of Pons' solve per position: "
