@@ -29,8 +29,11 @@ def gametree(*args: str, typed: str = "", env: dict[str, str] | None = None,
                           env=env)
 
 
-COMPILE_NOTICE = re.compile(r"^gametree: compiling the .+ kernel \(.+\)\.\.\.$", re.M)
-"""The line a process writes to standard error before it compiles a kernel (once per cache)."""
+COMPILE_NOTICE = re.compile(
+    r"^gametree: (compiling the .+ kernel \(.+\)"
+    r"|waiting for another process to finish compiling the .+ kernel)\.\.\.$", re.M)
+"""The line a process writes to standard error before it compiles a kernel (once per cache),
+or while it waits for another process compiling the same kernel (tests run in parallel)."""
 
 
 def without_compile_notice(stderr: str) -> str:
