@@ -121,3 +121,17 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     whole = config.args_source == pytest.Config.ArgsSource.TESTPATHS or all(
         Path(arg).is_dir() for arg in config.args)
     return WORKERS if whole else 0
+
+
+@pytest.fixture(autouse=True)
+def _sigint_handler_kept() -> Any:
+    """Every test leaves SIGINT's handler as it found it: a handler left behind (one that does
+    not raise) would make a later Ctrl-C test's search go on for ever."""
+    import signal  # noqa: PLC0415
+
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    after = signal.getsignal(signal.SIGINT)
+    if after is not before:
+        signal.signal(signal.SIGINT, before)
+        pytest.fail(f"the test left SIGINT's handler changed: {before!r} -> {after!r}")
