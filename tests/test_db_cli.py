@@ -159,7 +159,8 @@ def test_play_takes_its_moves_from_the_database(capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize("case", ["missing", "not a database", "corrupt", "another sqlite",
-                                  "wrong variant", "build into another variant"])
+                                  "wrong variant", "build into another variant",
+                                  "negative commit interval", "log interval not a number"])
 def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], ttt: Path,
                                             tmp_path: Path, case: str) -> None:
     path = tmp_path / "x.db"
@@ -176,10 +177,16 @@ def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], 
         argv = ["db", "query", "connect4", "--db", str(ttt)]
     elif case == "build into another variant":
         argv = ["db", "build", "tictactoe", "--rows", "4", "--all", "--db", str(ttt)]
+    elif case == "negative commit interval":
+        argv = ["db", "build", "tictactoe", "--plies", "2", "--db", str(path),
+                "--commit-every", "-1"]
+    elif case == "log interval not a number":
+        argv = ["db", "build", "tictactoe", "--plies", "2", "--db", str(path),
+                "--log-every", "nan"]
     status, out, err = run(capsys, *argv)
     assert status == 2
     assert out == ""
-    assert err.count("\n") == 1 and err.startswith("gametree db: error: ")
+    assert err.count("\n") == 1 and err.startswith("gametree db") and ": error: " in err
     assert "Traceback" not in err
     if case in ("wrong variant", "build into another variant"):
         assert "tictactoe --cols 3 --k 3 --rows 3" in err

@@ -11,12 +11,19 @@ import sys
 from typing import Any
 
 from ..registry import get, play_moves
-from .parser import CliParser, add_game_commands, game_options, non_negative_int, positive_int
+from .parser import (
+    CliParser,
+    add_game_commands,
+    game_options,
+    non_negative_int,
+    non_negative_seconds,
+    positive_int,
+)
 
 
 def run_build(args: argparse.Namespace) -> int:
     """``gametree db build GAME --db FILE --plies N | --all``."""
-    from ..db.build import build  # noqa: PLC0415 - the other commands do not need it
+    from ..db.build import FLUSH_SECONDS, build  # noqa: PLC0415 - the others do not need it
     from ..db.progress import progress_for  # noqa: PLC0415
 
     if (args.plies is None) == (not args.all):
@@ -25,6 +32,8 @@ def run_build(args: argparse.Namespace) -> int:
     report = build(args.db, args.game, game_options(args), plies=args.plies,
                    moves=args.moves or "", workers=args.workers, executor=args.executor,
                    address=args.address, chunk=args.chunk, tier=args.tier, progress=progress,
+                   commit_every=FLUSH_SECONDS if args.commit_every is None
+                   else args.commit_every,
                    command=shlex.join(["gametree", *sys.argv[1:]]) if sys.argv else "")
     if args.json:
         print(json.dumps(report.as_dict()))
@@ -183,8 +192,11 @@ def add_commands(subparsers: Any) -> None:
     how.add_argument("--tier", choices=("auto", "python", "compiled"), default="auto",
                      help="where retrograde analysis runs (default: compiled when the game "
                           "has a kernel)")
+    how.add_argument("--commit-every", type=non_negative_seconds, metavar="SECONDS",
+                     help="the longest solved positions wait before they are committed: "
+                          "what a kill can lose (default: 1; 0: after every task)")
     how.add_argument("--quiet", action="store_true", help="no progress")
-    how.add_argument("--log-every", type=float, default=10.0, metavar="SECONDS",
+    how.add_argument("--log-every", type=non_negative_seconds, default=10.0, metavar="SECONDS",
                      help="seconds between progress lines when not on a terminal "
                           "(default: 10)")
     build.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -10,7 +10,10 @@ they may solve the same frontier positions twice, which wastes time but changes 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
+import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -28,8 +31,8 @@ DEFAULT_BATCH = 20_000
 """Rows per transaction when storing a whole game."""
 
 FLUSH_SECONDS = 1.0
-"""A book build stores its solved rows at least this often (one transaction each time): a
-``kill -9`` loses at most this much finished work, plus the tasks in flight."""
+"""By default a book build stores its solved rows at least this often (one transaction each
+time): a ``kill -9`` loses at most this much finished work, plus the tasks in flight."""
 
 
 @dataclass
@@ -77,7 +80,7 @@ def build(path: str, game_name: str, options: Mapping[str, Any] | None = None, *
           plies: int | None = None, moves: str = "", workers: int | None = None,
           executor: str = "local", address: str | None = None, chunk: int | None = None,
           batch: int = DEFAULT_BATCH, tier: str = "auto", progress: Progress | None = None,
-          command: str = "") -> BuildReport:
+          commit_every: float = FLUSH_SECONDS, command: str = "") -> BuildReport:
     """Build (or continue building) the database at ``path``.
 
     ``plies=None``: the whole game from the root, by retrograde analysis (``tier``: where).
@@ -85,7 +88,8 @@ def build(path: str, game_name: str, options: Mapping[str, Any] | None = None, *
     solved on ``executor`` (``local``: ``workers`` processes, default every core, 1: this
     process; ``ray``: a Ray cluster at ``address``), in tasks of ``chunk`` positions (default:
     sized as the build goes, :class:`gametree.db.executors.Chunker`). ``moves``: the root, as
-    moves from the start (default: the start).
+    moves from the start (default: the start). ``commit_every``: the longest a book build
+    keeps solved rows before committing them, in seconds (0: after every task).
     """
     spec = get(game_name)
     options = dict(options or {})
@@ -107,6 +111,8 @@ def build(path: str, game_name: str, options: Mapping[str, Any] | None = None, *
     }
     if plies is not None and plies < 0:
         raise ValueError(f"--plies must be >= 0, got {plies}")
+    if not commit_every >= 0:  # NaN included
+        raise ValueError(f"--commit-every must be >= 0 seconds, got {commit_every}")
     with Database.create(path, meta) as database:
         report = BuildReport(str(path), database.variant, meta["coverage"])
         run = database.start_run(meta["command"])
@@ -117,7 +123,8 @@ def build(path: str, game_name: str, options: Mapping[str, Any] | None = None, *
             # The workers load their engines while this process enumerates the book.
             with executors.start(executor, game=game, name=game_name, options=options,
                                  workers=workers, address=address) as job:
-                _book(database, game, root, plies, report, run, job, chunk, progress)
+                _book(database, game, root, plies, report, run, job, chunk, progress,
+                      commit_every)
         report.timings["total"] = time.perf_counter() - started
         database.finish_run(run)
         report.positions = database.count()
@@ -175,7 +182,7 @@ def _whole_game(database: Database, game: Game[Any, Any], root: Any, report: Bui
 
 def _book(database: Database, game: Game[Any, Any], root: Any, plies: int,
           report: BuildReport, run: int, job: executors.Workers, chunk: int | None,
-          progress: Progress) -> None:
+          progress: Progress, commit_every: float) -> None:
     """Enumerate, store the finished games, solve the frontier, back the interior up."""
     began = time.perf_counter()
     nodes = book.enumerate_book(game, root, plies)
@@ -196,17 +203,25 @@ def _book(database: Database, game: Game[Any, Any], root: Any, plies: int,
     progress.start(f"solving {len(frontier):,} frontier positions at ply {plies}", len(todo))
     waiting: list[executors.RowTuple] = []
     flushed = time.perf_counter()
+
+    def commit() -> None:
+        # Ctrl-C waits until the rows are committed and forgotten: one arriving between the
+        # commit and the forgetting would store them again and count their solves twice.
+        nonlocal waiting, flushed
+        with _interrupt_deferred():
+            report.added += database.add(waiting, run=run, solved=len(waiting))
+            waiting, flushed = [], time.perf_counter()
+
     try:
         for rows in job.run(chunker):
             waiting.extend(rows)
             report.solved += len(rows)
             progress.advance(len(rows))
-            if len(waiting) >= DEFAULT_BATCH or time.perf_counter() - flushed >= FLUSH_SECONDS:
-                report.added += database.add(waiting, run=run, solved=len(waiting))
-                waiting, flushed = [], time.perf_counter()
+            if len(waiting) >= DEFAULT_BATCH or time.perf_counter() - flushed >= commit_every:
+                commit()
     finally:  # Ctrl-C included: what was solved is kept
         if waiting:
-            report.added += database.add(waiting, run=run, solved=len(waiting))
+            commit()
     progress.finish()
     job.close()  # the workers are done: they stop while the interior is backed up
     report.timings["solve"] = time.perf_counter() - solving
@@ -223,6 +238,27 @@ def _book(database: Database, game: Game[Any, Any], root: Any, plies: int,
     for rows_batch in _batches(interior, DEFAULT_BATCH):
         report.added += database.add(rows_batch, run=run)
     report.timings["back_up"] = time.perf_counter() - backing
+
+
+@contextlib.contextmanager
+def _interrupt_deferred() -> Iterator[None]:
+    """Hold back SIGINT within the block and deliver it at its end (in the main thread;
+    elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def handler(number: int, _frame: Any) -> None:
+        caught.append(number)
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        signal.raise_signal(signal.SIGINT)
 
 
 __all__ = ["DEFAULT_BATCH", "FLUSH_SECONDS", "BuildReport", "build"]
