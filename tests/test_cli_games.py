@@ -15,6 +15,10 @@ from gametree.registry import games
 from .cli_support import gametree
 from .pons import pons_file
 
+LATE_LOSS = "65214673556155731566316327373221417"
+"""A Connect Four position of Pons' Test_L3_R1 with score -1, solved in a blink (the early
+4453, score -2, takes seconds)."""
+
 
 def json_of(*args: str) -> Any:
     done = gametree(*args, "--json")
@@ -129,7 +133,7 @@ def test_moves_file_gives_one_json_line_per_position(tmp_path: Path) -> None:
 
 def test_moves_file_errors_name_the_line(tmp_path: Path) -> None:
     moves_file = tmp_path / "bad.txt"
-    moves_file.write_text("4453 -2\n448 1\n4453 -2\n", encoding="utf-8")
+    moves_file.write_text(f"{LATE_LOSS} -1\n448 1\n4453 -2\n", encoding="utf-8")
     done = gametree("solve", "connect4", "--moves-file", str(moves_file))
     # The file is streamed: line 1 is answered before line 2 is read, then the run stops.
     assert [json.loads(line)["line"] for line in done.stdout.splitlines()] == [1]
@@ -153,7 +157,7 @@ def test_moves_file_is_streamed_from_standard_input() -> None:
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stdin is not None and process.stdout is not None
     try:
-        for number, (moves, score) in enumerate([("4455", 18), ("4453", -2)], start=1):
+        for number, (moves, score) in enumerate([("4455", 18), (LATE_LOSS, -1)], start=1):
             process.stdin.write(f"{moves} {score}\n")
             process.stdin.flush()
             document = json.loads(process.stdout.readline())
@@ -172,7 +176,7 @@ def test_moves_file_is_streamed_from_standard_input() -> None:
 def test_moves_file_tolerates_a_byte_order_mark_and_weak_results_agree_by_sign(
         tmp_path: Path) -> None:
     moves_file = tmp_path / "bom.txt"
-    moves_file.write_bytes("\ufeff4455 18\n4453 -2\n44455554221 -15\n".encode())
+    moves_file.write_bytes(f"\ufeff4455 18\n{LATE_LOSS} -1\n44455554221 -15\n".encode())
     for weak in ((), ("--weak",)):
         done = gametree("solve", "connect4", "--moves-file", str(moves_file), *weak)
         assert done.returncode == 0, done.stderr

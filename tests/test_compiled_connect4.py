@@ -95,6 +95,7 @@ def test_four_by_four_has_the_known_number_of_positions() -> None:
     assert sum(1 for _ in reachable(game)) == 161029
 
 
+@pytest.mark.slow  # the only test of this board: a kernel compile of its own
 def test_eight_by_seven_uses_all_64_bits() -> None:
     # 8x7 needs every bit of a 64-bit integer: late positions agree with exhaustive minimax.
     game = ConnectFour(8, 7)
