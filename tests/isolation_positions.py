@@ -17,14 +17,16 @@ from gametree.games.tictactoe import MNKGame
 GAMES: dict[str, Callable[[], Game[Any, Any]]] = {
     "connect4-7x6": lambda: ConnectFour(7, 6),
     "connect4-4x4": lambda: ConnectFour(4, 4),
+    "connect4-5x4": lambda: ConnectFour(5, 4),
     "tictactoe-3x3": lambda: MNKGame(3, 3, 3),
     "tictactoe-3x4": lambda: MNKGame(3, 4, 3),
+    "tictactoe-4x4-k3": lambda: MNKGame(4, 4, 3),
 }
-"""Two kernels of each of two rules factories: the pairs of issue 9's reproduction (kernels
-that other core tests compile too; a third per factory would cost a compile each)."""
+"""Three kernels of each of two rules factories (issue 9 asks for at least three)."""
 
 PLIES: dict[str, int] = {
-    "connect4-7x6": 32, "connect4-4x4": 4, "tictactoe-3x3": 1, "tictactoe-3x4": 3,
+    "connect4-7x6": 32, "connect4-4x4": 4, "connect4-5x4": 9,
+    "tictactoe-3x3": 1, "tictactoe-3x4": 3, "tictactoe-4x4-k3": 6,
 }
 """Random moves played before a position is taken (fewer would make the Python tier slow)."""
 

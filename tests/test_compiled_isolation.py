@@ -2,10 +2,10 @@
 
 Issue 9's reproduction: with the 7x6 and 4x4 Connect Four kernels each cached by its own
 process, a process that loaded both answered 4x4 positions with the 7x6 machine code (their
-closures shared one qualified name). Here four kernels of two factories (Connect Four 7x6 and
-4x4; tic-tac-toe 3x3 and 3x4) are first loaded each by a process of its own (compiling them if
-this run's cache lacks them), then all four by one process, in both orders: every answer must
-be the one the kernel gives alone, and every exact value the Python tier's.
+closures shared one qualified name). Here six kernels of two factories (Connect Four 7x6, 4x4,
+5x4; tic-tac-toe 3x3, 3x4, 4x4 k=3) are first loaded each by a process of its own (compiling
+them if this run's cache lacks them), then all six by one process, in both orders: every
+answer must be the one the kernel gives alone, and every exact value the Python tier's.
 """
 
 from __future__ import annotations
