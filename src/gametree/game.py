@@ -223,15 +223,16 @@ def checked_player(game: Game[S, M], state: S) -> int:
     return player
 
 
-def check_root(game: Game[S, M], state: S) -> Hashable:
-    """``state``'s key; :class:`ContractError` if ``state``, where a search starts, breaks the
-    contract in a way the search would otherwise misread: a player that is not 0 or 1, or a
-    state (or key) that cannot be hashed, as a transposition table needs."""
-    checked_player(game, state)
+def check_root(game: Game[S, M], state: S) -> tuple[int, Hashable]:
+    """The player to move in ``state`` and ``state``'s key; :class:`ContractError` if
+    ``state``, where a search starts, breaks the contract in a way the search would otherwise
+    misread: a player that is not 0 or 1, or a state (or key) that cannot be hashed, as a
+    transposition table needs."""
+    player = checked_player(game, state)
     try:
         key = game.key(state)
         hash(key)
-        return key
+        return player, key
     except TypeError:
         raise ContractError(
             f"{type(game).__name__}: the state {_shown(state)} (or its key) is not hashable: "

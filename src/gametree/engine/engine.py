@@ -22,7 +22,6 @@ import random
 import sys
 import time as clock
 from collections.abc import Generator, Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 from ..game import Game, check_root, search_too_deep
@@ -87,6 +86,9 @@ of after a full-depth search has wandered through other lines (a Connect Four lo
 is a third as deep as the next, so their cost stays a fraction of the final search's
 (measured in docs/engine.md)."""
 
+_PROBED_SOLVE = (*PROBE_DEPTHS, UNLIMITED)
+"""The depths of an exact solve without iterative deepening."""
+
 
 def _proven_within(value: Value, depth: int) -> bool:
     """True if ``value`` is a win or loss proven within ``depth`` plies.
@@ -115,22 +117,13 @@ def make_table(table: TranspositionTable | int | bool | None) -> TranspositionTa
                      f"got {table!r}")
 
 
-@dataclass(slots=True)
 class _Run(Generic[S, M]):
-    """The bookkeeping of one search: its root, limits, searcher and progress."""
+    """The bookkeeping of one search: its root, limits, searcher and progress.
 
-    root: S
-    player: int
-    limits: Limits
-    exact: bool
-    seed: int | None
-    searcher: Any
-    tracer: Tracer[S, M]
-    started: float
-    deadline: float | None
-    iterative: bool
-    key: Hashable
-    """The root's key."""
+    A plain class, not a dataclass: the fields that start the same in every search are class
+    attributes until a search sets them (a dataclass's ``__init__`` assigns all twenty, a
+    microsecond of every small search)."""
+
     weak: bool = False
     legal: Sequence[M] = ()
     order: Sequence[M] = ()
@@ -139,9 +132,24 @@ class _Run(Generic[S, M]):
     iterations: int = 0
     exhaustive: bool = False
     current: RootSearch[S, M] | None = None
-    synced: tuple[int, int] = (0, 0)
     final: Mapping[str, int] | None = None
     """The searcher's counters when the search ended."""
+
+    def __init__(self, root: S, player: int, limits: Limits, exact: bool, seed: int | None,
+                 searcher: Any, tracer: Tracer[S, M], started: float, deadline: float | None,
+                 iterative: bool, key: Hashable) -> None:
+        self.root = root
+        self.player = player
+        self.limits = limits
+        self.exact = exact
+        self.seed = seed
+        self.searcher = searcher
+        self.tracer = tracer
+        self.started = started
+        self.deadline = deadline
+        self.iterative = iterative
+        self.key = key
+        """The root's key."""
 
 
 class Engine(Generic[S, M]):
@@ -297,8 +305,7 @@ class Engine(Generic[S, M]):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError(f"seed must be an integer or None, got {seed!r}")
         root = self.game.initial_state() if state is None else state
-        root_key = check_root(self.game, root)
-        player = self.game.to_move(root)
+        player, root_key = check_root(self.game, root)
         generation = self.table.new_search() if self.table is not None else 0
         self.order.age()
         trace: Tracer[S, M] = tracer if tracer is not None else _UNTRACED
@@ -334,20 +341,13 @@ class Engine(Generic[S, M]):
     def _end(self, run: _Run[S, M]) -> None:
         """Close the books of a run, however it ended."""
         self.last_stop = run.stop
-        run.final = run.searcher.counters()
-        self._sync_table(run)
+        run.final = counters = run.searcher.counters()
+        table = self.table
+        if table is not None:  # the searcher's table counters join the table's statistics
+            table.stores += counters["stores"]
+            table.kept += counters["kept"]
         if isinstance(run.searcher, Searcher):
             self._idle_searcher = run.searcher
-
-    def _sync_table(self, run: _Run[S, M]) -> None:
-        """Add the searcher's table counters to the table's own statistics."""
-        if self.table is None:
-            return
-        counters = run.final
-        assert counters is not None  # set when the run ended
-        self.table.stores += counters["stores"] - run.synced[0]
-        self.table.kept += counters["kept"] - run.synced[1]
-        run.synced = (counters["stores"], counters["kept"])
 
     def _iterate(self, run: _Run[S, M]) -> Iterator[Iteration[M]]:
         game = self.game
@@ -380,11 +380,11 @@ class Engine(Generic[S, M]):
                     run.last = partial
                     yield partial
                 return
-            _, _, cuts, guesses, _ = searcher.tally()
+            tally = searcher.tally()
             run.iterations += 1
-            run.exhaustive = guesses == guesses_before
-            complete = cuts == cuts_before
-            report = self._finish_report(run, depth, *found, complete)
+            run.exhaustive = tally[3] == guesses_before
+            complete = tally[2] == cuts_before
+            report = self._finish_report(run, depth, *found, complete, tally)
             run.last = report
             yield report
             if complete:
@@ -401,7 +401,7 @@ class Engine(Generic[S, M]):
                 break
 
     @staticmethod
-    def _depths(run: _Run[S, M], target: int) -> list[int] | range:
+    def _depths(run: _Run[S, M], target: int) -> Sequence[int]:
         """The depths the iterations search to, one after another."""
         limits = run.limits
         if run.weak:
@@ -411,7 +411,7 @@ class Engine(Generic[S, M]):
         if limits.nodes is not None or limits.time is not None:
             return [1, target] if target > 1 else [1]  # depth 1 first: always have a move
         if limits.depth is None:
-            return [*PROBE_DEPTHS, target]
+            return _PROBED_SOLVE
         return [target]
 
     def _iteration(self, run: _Run[S, M],
@@ -453,37 +453,39 @@ class Engine(Generic[S, M]):
 
     # -- reports and results -----------------------------------------------------------------
 
-    def _report(self, run: _Run[S, M], depth: int, value: Value, best_move: M | None,
-                moves: tuple[MoveValue[M], ...], pv: tuple[M, ...], *, bound: Bound = "exact",
-                finished: bool = True, complete: bool = False, outcome: Outcome | None = None,
+    def _report(self, run: _Run[S, M], tally: tuple[int, int, int, int, int], depth: int,
+                value: Value, best_move: M | None, moves: tuple[MoveValue[M], ...],
+                pv: tuple[M, ...], *, bound: Bound = "exact", finished: bool = True,
+                complete: bool = False, outcome: Outcome | None = None,
                 plies: int | None = None) -> Iteration[M]:
-        nodes, hits, _, _, _ = run.searcher.tally()
+        """The report of an iteration; ``tally``: the searcher's when it ended."""
         # Positional arguments, in the fields' order: keywords cost a microsecond here.
-        return Iteration(depth, value, best_move, pv, moves, nodes,
-                         clock.perf_counter() - run.started, self._table_entries(), hits,
+        return Iteration(depth, value, best_move, pv, moves, tally[0],
+                         clock.perf_counter() - run.started, self._table_entries(), tally[1],
                          bound, finished, complete, outcome, plies)
 
     def _table_entries(self) -> int:
         return 0 if self.table is None else len(self.table)
 
     def _finish_report(self, run: _Run[S, M], depth: int, value: Value, best_move: M,
-                       moves: tuple[MoveValue[M], ...], complete: bool) -> Iteration[M]:
+                       moves: tuple[MoveValue[M], ...], complete: bool,
+                       tally: tuple[int, int, int, int, int]) -> Iteration[M]:
         """The report of a finished iteration: with its line, completeness and proof."""
-        deepest = run.searcher.tally()[4]
+        deepest = tally[4]
         if run.weak:  # signs, not values: nothing for the table, and no line beyond the move
             outcome = classify(value, by_distance=False,
                                exhaustive=run.exhaustive and complete)[0]
-            return self._report(run, deepest, value, best_move, moves, (best_move,),
+            return self._report(run, tally, deepest, value, best_move, moves, (best_move,),
                                 complete=complete, outcome=outcome)
         outcome, plies = classify(value, by_distance=self.by_distance,
                                   exhaustive=run.exhaustive and complete)
-        self._store_root(run, depth, value, best_move, complete)
+        self._store_root(run, depth, value, best_move, complete, deepest)
         # A complete iteration's table holds the rest of the line beyond its depth.
         pv = self._pv(run, UNLIMITED if complete else depth, best_move, value)
         # A search straight to the end, or one no depth limit cut, reports how deep it went.
         reached = deepest if depth >= UNLIMITED or (complete and not run.iterative) else depth
-        return self._report(run, reached, value, best_move, moves, pv, complete=complete,
-                            outcome=outcome, plies=plies)
+        return self._report(run, tally, reached, value, best_move, moves, pv,
+                            complete=complete, outcome=outcome, plies=plies)
 
     def _partial_report(self, run: _Run[S, M], depth: int) -> Iteration[M] | None:
         """The report of an iteration stopped half-way, if it proved a better move."""
@@ -494,8 +496,8 @@ class Engine(Generic[S, M]):
             return None
         moves = tuple(entry if entry.move != move else MoveValue(move, value, bound)
                       for entry in run.last.moves)
-        return self._report(run, depth, value, move, moves, (move,), bound="lower",
-                            finished=False)
+        return self._report(run, run.searcher.tally(), depth, value, move, moves, (move,),
+                            bound="lower", finished=False)
 
     def _leaf_report(self, run: _Run[S, M], utility: Value | None) -> Iteration[M]:
         """The report for a root that is finished, has no moves, or is searched to depth 0."""
@@ -530,12 +532,12 @@ class Engine(Generic[S, M]):
         return _proven_within(report.value, report.depth)
 
     def _store_root(self, run: _Run[S, M], depth: int, value: Value, best_move: M,
-                    complete: bool) -> None:
-        """Remember the root's value and best move, as any searched position."""
+                    complete: bool, height: int) -> None:
+        """Remember the root's value and best move, as any searched position (``height``:
+        how deep the search's lines reached, at least)."""
         if self.table is None:
             return
         flags = EXACT if run.exhaustive else EXACT | HEURISTIC
-        height = run.searcher.tally()[4]  # how deep the search's lines reached, at least
         self.table.store(run.key, COMPLETE + height if complete else depth,
                          flags, value, best_move)
 

@@ -60,8 +60,8 @@ class MoveOrder(Generic[S, M]):
     def clear(self) -> None:
         """Forget killers and history."""
         self.killers.clear()
-        for scores in self.history:
-            scores.clear()
+        self.history[0].clear()
+        self.history[1].clear()
 
     def order(self, state: S, legal: Sequence[M], tt_move: M | None, ply: int,
               player: int) -> Sequence[M]:
