@@ -58,6 +58,18 @@ class _Cache:
 _CACHE = pytest.StashKey[_Cache]()
 
 
+def _deliver_ctrl_c() -> None:
+    """Let SIGINT in when the run was started with it ignored (a shell's background job, some
+    CI runners): Python keeps an inherited "ignore", and so would every process a test starts,
+    so the tests of Ctrl-C could not interrupt anything. A Python handler is reset by ``exec``:
+    processes started from here get the default action, which Python turns into
+    KeyboardInterrupt."""
+    import signal  # noqa: PLC0415
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--kernel-cache", metavar="DIR", default=None,
@@ -67,6 +79,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
+    _deliver_ctrl_c()
     previous = os.environ.get(CACHE_ENV)
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
     chosen: str | None = config.getoption("--kernel-cache")
