@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..engine.limits import Limits
+from ..engine.limits import Limits, limits_of
 from ..engine.report import Iteration
 from ..game import ContractError
 from ..options import DEFAULT_TABLE_BITS
@@ -387,8 +387,7 @@ class CompiledEngine:
                every_depth: bool, fresh: bool, form: CompiledForm[Any, Any] | None,
                root: Any) -> _Run:
         budgeted = seconds is not None or nodes is not None
-        if budgeted or depth is not None:
-            Limits(depth, nodes, seconds)  # the Python tier's checks of the same limits
+        limits = limits_of(depth, nodes, seconds)  # checked as on the Python tier
         state = self.checked(state)
         asked = depth
         if weak and (depth is not None or budgeted):
@@ -410,8 +409,6 @@ class CompiledEngine:
             mode |= _MODE_EXACT_ROOT
         if fresh:
             mode |= _MODE_FRESH
-        limits = _NO_LIMITS if not (budgeted or asked is not None) \
-            else Limits(asked, nodes, seconds)
         # Positional arguments, in the fields' order: keywords cost a microsecond here.
         return _Run(state, limits, asked, depth, mode, seed, weak or not by_distance, weak,
                     budgeted, every_depth, _clock(), form, root)
@@ -598,8 +595,6 @@ class CompiledEngine:
 _clock = time.perf_counter
 
 _INT_ONLY = {int}
-
-_NO_LIMITS = Limits()
 
 _SLOWEST_RATE = 200_000.0
 """Nodes per second assumed until an iteration lasts long enough to be timed: slower than any

@@ -37,7 +37,7 @@ from ..values import (
     plies_to_result,
     terminal_value,
 )
-from .limits import Limits
+from .limits import NO_LIMITS, Limits, limits_of
 from .line import principal_variation
 from .ordering import MoveOrder
 from .report import Iteration
@@ -64,15 +64,6 @@ the deadline)."""
 
 ALGORITHM = "engine"
 """The name results carry in :attr:`SearchResult.algorithm`."""
-
-_NO_LIMITS = Limits()
-
-
-def _limits(depth: int | None, nodes: int | None, time: float | None) -> Limits:
-    """The limits of a search (checked); :data:`_NO_LIMITS` itself when there are none."""
-    if depth is None and nodes is None and time is None:
-        return _NO_LIMITS
-    return Limits(depth, nodes, time)
 
 _UNTRACED: Tracer[Any, Any] = Tracer.off()
 """The tracer of untraced searches (one for all: it records nothing)."""
@@ -228,7 +219,7 @@ class Engine(Generic[S, M]):
         as ``analyze`` needs); ``seed`` breaks ties between equally good moves at random and
         implies it. ``tracer`` receives every step (a slower search path).
         """
-        run = self._start(state, _limits(depth, nodes, time), exact_root, seed, tracer,
+        run = self._start(state, limits_of(depth, nodes, time), exact_root, seed, tracer,
                           self.iterative is not False)
         return self._iterations(run)
 
@@ -260,7 +251,7 @@ class Engine(Generic[S, M]):
                    tracer: Tracer[S, M] | None, weak: bool) -> SearchResult[M]:
         """:meth:`search` with its arguments in that order, all given: for the search
         service, which calls it for every search (keyword arguments cost a microsecond)."""
-        limits = _limits(depth, nodes, time)
+        limits = limits_of(depth, nodes, time)
         if weak and (depth is not None or nodes is not None or time is not None):
             raise ValueError("weak solving searches to the end of the game: give no depth, "
                              "time or node budget")
@@ -311,7 +302,7 @@ class Engine(Generic[S, M]):
         trace: Tracer[S, M] = tracer if tracer is not None else _UNTRACED
         # An exact solve may take complete table entries at any depth: its answer is the
         # game's. Depth-limited answers (iterations, budgets) take only their own depth's.
-        solving = not iterative and limits is _NO_LIMITS
+        solving = not iterative and limits is NO_LIMITS
         searcher: Any
         if trace.enabled:
             searcher = TracedSearcher(self.game, self.table, self.order,

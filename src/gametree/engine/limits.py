@@ -42,3 +42,15 @@ class Limits:
         ):
             raise ValueError(f"time must be a positive number of seconds or None, "
                              f"got {seconds!r}")
+
+
+NO_LIMITS = Limits()
+"""No depth, node or time limit: a search to the end of the game."""
+
+
+def limits_of(depth: int | None, nodes: int | None, time: float | None) -> Limits:
+    """The limits of a search (checked); :data:`NO_LIMITS` itself when there are none (both
+    tiers test for it with ``is``, and building none costs nothing in a small search)."""
+    if depth is None and nodes is None and time is None:
+        return NO_LIMITS
+    return Limits(depth, nodes, time)
