@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gametree import SearchSession, search
+from gametree import SearchSession, iterate, search
 from gametree.db import SolutionDatabase, build
 from gametree.db.executors import FIRST_TASK, Chunker
 from gametree.registry import make, play_moves
@@ -57,6 +57,25 @@ def test_a_session_probes_its_database_before_each_search(book: Path) -> None:
         assert session.search(play_moves(game, ["1", "2", "3", "4"])).algorithm == "engine"
     with SearchSession(game) as plain:
         assert plain.search().algorithm == "engine"
+
+
+def test_iterating_reports_the_database_answer_once_where_it_knows(book: Path) -> None:
+    game = make("connect4", **OPTIONS)
+    inside = play_moves(game, ["2", "3"])
+    beyond = play_moves(game, ["2", "3", "1", "4", "1"])
+    with SolutionDatabase(book, game) as database, \
+            SearchSession(game, database=database) as session:
+        stored = search(game, inside, database=database)
+        for reports in (list(iterate(game, inside, database=database)),
+                        list(session.iterate(inside))):
+            assert len(reports) == 1
+            (report,) = reports
+            assert (report.value, report.best_move, report.outcome, report.plies, report.nodes,
+                    report.complete) == (stored.value, stored.best_move, stored.outcome,
+                                         stored.plies, 0, True)
+        searched = list(iterate(game, beyond, database=database))
+        assert searched[-1].nodes > 0
+        assert [r.value for r in session.iterate(beyond)] == [r.value for r in searched]
 
 
 def test_a_position_whose_moves_are_all_stored_is_answered_near_the_root(

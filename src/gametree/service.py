@@ -111,16 +111,29 @@ def _probe(database: Probe[S, M], root: S, options: SearchOptions,
 
 
 def iterate(game: Game[S, M], state: S | None = None, options: SearchOptions | None = None, *,
-            tracer: Tracer[S, M] | None = None, **changes: Any) -> Iterator[Iteration[M]]:
+            tracer: Tracer[S, M] | None = None, database: Probe[S, M] | None = None,
+            **changes: Any) -> Iterator[Iteration[M]]:
     """Search ``state`` one depth after another, yielding a report after each completed depth.
 
     The caller owns the clock and the decision to stop: just stop iterating. Without a depth,
     time or node budget it goes on until the result is proven. On the compiled tier the
-    reports come between its iterations, as on the Python tier.
+    reports come between its iterations, as on the Python tier. ``database``: as for
+    :func:`search`; where it knows the answer, that is the one report (proven, zero nodes).
     """
     options = _with_changes(options, changes)
     root = game.initial_state() if state is None else state
+    if database is not None:
+        found = _probe(database, root, options, tracer)
+        if found is not None:
+            return iter((_database_report(found),))
     return _plan(game, options, tracer).iterate(root, None)
+
+
+def _database_report(found: SearchResult[M]) -> Iteration[M]:
+    """A database's answer as the one report of an iteration (it searched nothing)."""
+    return Iteration(found.stats.depth_reached, found.value, found.best_move, found.pv,
+                     found.moves, 0, found.stats.seconds, 0, 0, "exact", True, found.complete,
+                     found.outcome, found.plies)
 
 
 def solve_batch(game: Game[S, M], states: Sequence[S], *, weak: bool = False,
@@ -193,11 +206,17 @@ class SearchSession(Generic[S, M]):
 
     def iterate(self, state: S | None = None, *, tracer: Tracer[S, M] | None = None,
                 **changes: Any) -> Iterator[Iteration[M]]:
-        """A report per depth, as :func:`iterate` gives (the session is held while it runs)."""
+        """A report per depth, as :func:`iterate` gives (the session is held while it runs;
+        its database, if any, is probed first)."""
         options = _with_changes(self.options, changes) if changes else self.options
         root = self.game.initial_state() if state is None else state
         plan = _plan(self.game, options, tracer)
         with self._lock:
+            if self.database is not None:
+                found = _probe(self.database, root, options, tracer)
+                if found is not None:
+                    yield _database_report(found)
+                    return
             yield from plan.iterate(root, self)
 
     def prepare(self) -> None:
