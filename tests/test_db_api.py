@@ -78,6 +78,23 @@ def test_iterating_reports_the_database_answer_once_where_it_knows(book: Path) -
         assert [r.value for r in session.iterate(beyond)] == [r.value for r in searched]
 
 
+def test_a_seeded_search_draws_the_same_best_move_with_or_without_the_database(
+        book: Path) -> None:
+    game = make("connect4", **OPTIONS)
+    positions = [game.initial_state(), play_moves(game, ["2"]), play_moves(game, ["2", "3"])]
+    with SolutionDatabase(book, game) as database:
+        drawn = set()
+        for state in positions:
+            for seed in range(6):
+                stored = search(game, state, database=database, seed=seed)
+                searched = search(game, state, seed=seed)
+                assert stored.algorithm == "database"
+                assert stored.best_move == searched.best_move, (state, seed)
+                assert stored.pv[0] == stored.best_move
+                drawn.add((positions.index(state), stored.best_move))
+        assert len(drawn) > len(positions)  # some seeds drew other tied moves
+
+
 def test_a_position_whose_moves_are_all_stored_is_answered_near_the_root(
         book: Path, tmp_path: Path) -> None:
     path = tmp_path / "rootless.db"

@@ -72,9 +72,11 @@ class Probe(Protocol[S_contra, M]):
     """What a search asks a solution database before searching (a
     :class:`gametree.db.SolutionDatabase` is one)."""
 
-    def result(self, state: S_contra, *, exact: bool = False) -> SearchResult[M] | None:
+    def result(self, state: S_contra, *, exact: bool = False,
+               seed: int | None = None) -> SearchResult[M] | None:
         """The stored answer for ``state`` (its ``algorithm``: ``"database"``), or ``None``
-        when it is not known; with ``exact``, only if every root move's value is known."""
+        when it is not known; with ``exact``, only if every root move's value is known; with
+        ``seed``, the best move drawn among the tied ones as a seeded search draws it."""
 
 
 def search(game: Game[S, M], state: S | None = None, options: SearchOptions | None = None, *,
@@ -107,7 +109,8 @@ def _probe(database: Probe[S, M], root: S, options: SearchOptions,
     log is the point)."""
     if not options.by_distance or (tracer is not None and tracer.enabled):
         return None
-    return database.result(root, exact=options.exact_root or options.seed is not None)
+    return database.result(root, exact=options.exact_root or options.seed is not None,
+                           seed=options.seed)
 
 
 def iterate(game: Game[S, M], state: S | None = None, options: SearchOptions | None = None, *,

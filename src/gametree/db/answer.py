@@ -15,6 +15,7 @@ database=db)`` or ``SearchSession(game, database=db)`` (:class:`gametree.service
 
 from __future__ import annotations
 
+import random
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,17 +116,20 @@ class SolutionDatabase(Generic[S, M]):
                      if game.key(game.play(state, move)) in wanted)
         return Entry(row.value, row.plies, best, row, twin=True)
 
-    def result(self, state: S, *, exact: bool = False) -> SearchResult[M] | None:
+    def result(self, state: S, *, exact: bool = False,
+               seed: int | None = None) -> SearchResult[M] | None:
         """A search result from the database, or ``None`` if it cannot answer.
 
         It answers when ``state`` (or its twin) is stored, with the exact value of every root
         move whose position is stored (``exact``: only if all are: the value of the others is
         unknown); and *near the root*: when ``state`` is not stored but every move's position
-        is (a position before a book's root, say), by one ply of minimax over them."""
+        is (a position before a book's root, say), by one ply of minimax over them. ``seed``
+        (with ``exact``): the best move is drawn among the tied ones as a seeded search draws
+        it, so that both give the same move."""
         with self._lock:
-            return self._result(state, exact)
+            return self._result(state, exact, seed)
 
-    def _result(self, state: S, exact: bool) -> SearchResult[M] | None:
+    def _result(self, state: S, exact: bool, seed: int | None) -> SearchResult[M] | None:
         entry = self.lookup(state)
         game = self.game
         moves: list[MoveValue[M]] = []
@@ -155,6 +159,9 @@ class SolutionDatabase(Generic[S, M]):
         else:
             return None
         best_move = best[0] if best else None
+        if seed is not None and not missing:  # as the engines draw it: among the tied moves
+            tied = [move.move for move in moves if move.value == score]
+            best_move = random.Random(seed).choice(tied) if tied else best_move
         outcome: Outcome = "win" if score > 0 else "loss" if score < 0 else "draw"
         return SearchResult(
             best_move=best_move, value=score, moves=tuple(moves),
