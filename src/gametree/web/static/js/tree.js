@@ -94,13 +94,28 @@ export function replay(tree, events, upto) {
   return { state, current: current === null ? null : key(current), counts, pruned };
 }
 
+/** A leaf's box width for the text it shows: about 7 px a character, at least 30. */
+function leafWidth(text) {
+  return Math.max(30, 7 * String(text).length + 8);
+}
+
 /** Draw `tree` into `svg` as `replayed` left it (or unsearched, without it). */
 export function drawTree(svg, tree, replayed = null) {
   svg.replaceChildren();
   const leaves = [];
   const walk = (node) => { if (!node.children.length) leaves.push(node); node.children.forEach(walk); };
   walk(tree.nodes[0]);
-  const gap = Math.max(30, Math.min(58, 1100 / Math.max(1, leaves.length)));
+  // Leaves side by side, each box as wide as its widest value ("loss in 12") and a little more.
+  const leafText = (node) => {
+    const seen = replayed && replayed.state.get(node.key);
+    if (seen && seen.value !== null) return valueText(seen.value);
+    return node.value !== null && node.value !== undefined ? valueText(node.value) : (node.result || "");
+  };
+  // A leaf whose value only the search gives (a game's) may show "loss in 10": room for it
+  // from the first step, so that the tree keeps its shape while the values come in.
+  const widest = Math.max(0, ...leaves.map((node) =>
+    leafWidth(node.value !== null && node.value !== undefined ? valueText(node.value) : "loss in 10")));
+  const gap = Math.max(widest + 6, Math.max(30, Math.min(58, 1100 / Math.max(1, leaves.length))));
   const level = 84;
   const position = new Map();
   leaves.forEach((node, i) => position.set(node.key, 24 + i * gap + gap / 2));
@@ -144,8 +159,9 @@ export function drawTree(svg, tree, replayed = null) {
     const stroke = node.role === "MAX" ? "var(--max)" : "var(--min)";
     let shown = "";
     if (node.leaf) {
-      shown = seen && seen.value !== null ? valueText(seen.value) : node.value !== null ? valueText(node.value) : (node.result || "");
-      group.append(el("rect", { x: x - 15, y: top - 12, width: 30, height: 24, fill, stroke }));
+      shown = leafText(node);
+      const width = leafWidth(shown);
+      group.append(el("rect", { x: x - width / 2, y: top - 12, width, height: 24, fill, stroke }));
       group.append(el("text", { x, y: top + 5, "text-anchor": "middle", "font-size": 12 }, shown));
     } else {
       const points = node.role === "MAX" ? `${x},${top - 14} ${x - 15},${top + 12} ${x + 15},${top + 12}`
