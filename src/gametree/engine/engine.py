@@ -432,7 +432,7 @@ class Engine(Generic[S, M]):
         elif self.window == "mtdf":
             root.mtdf(run.last.value if run.last is not None else 0)
         else:
-            root.pvs(null_window=self.pvs)
+            root.pvs(self.pvs)  # positional: a keyword costs more in every small search
         best, best_move, values = root.value, root.best_move, root.values
         assert best_move is not None
         if run.seed is not None:
@@ -578,10 +578,10 @@ class Engine(Generic[S, M]):
         if quiet:
             searcher.trace = _UNTRACED
         try:
+            # Positional arguments: keywords cost more in every small search.
             return principal_variation(self.game, self.table, searcher.negamax,
-                                       by_distance=self.by_distance, root=run.root,
-                                       player=run.player, depth=depth, best_move=best_move,
-                                       value=value, after=after)
+                                       self.by_distance, run.root, run.player, depth,
+                                       best_move, value, after)
         finally:
             if quiet:
                 searcher.trace = run.tracer

@@ -86,7 +86,7 @@ class _Reader:
 
 
 def principal_variation(game: Game[S, M], table: TranspositionTable | None, negamax: Negamax,
-                        *, by_distance: bool, root: S, player: int, depth: int, best_move: M,
+                        by_distance: bool, root: S, player: int, depth: int, best_move: M,
                         value: Value, after: S | None = None) -> tuple[M, ...]:
     """The line of best play from ``root`` (``player`` to move, worth ``value`` at ``depth``)
     starting with ``best_move`` (which leads to ``after``, when the caller has that state).

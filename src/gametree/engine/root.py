@@ -73,7 +73,7 @@ class RootSearch(Generic[S, M]):
 
     # -- drivers -----------------------------------------------------------------------------
 
-    def pvs(self, *, null_window: bool = True) -> None:
+    def pvs(self, null_window: bool = True) -> None:
         """Principal variation search over the root moves (plain alpha-beta, each move with
         the window ``(best so far, +inf)``, if ``null_window`` is off)."""
         trace = self.trace
