@@ -22,8 +22,19 @@ recursion passes a single array and touches no Python object. Its regions (offse
   and their ordering keys;
 * ``dirty``: the table slots filled since the table was last cleared, so that clearing costs as
   much as the search that filled it, not the size of the table;
-* ``table``: the transposition table, two words per entry: the key, then the packed data (lower
-  bound, upper bound, depth, best move: see :func:`pack`). A data word of 0 is an empty slot.
+* ``table``: the transposition table, two words per entry: the key XOR the data word, then the
+  packed data (lower bound, upper bound, depth, best move: see :func:`pack`). A data word of 0
+  is an empty slot.
+
+Threads: several threads can search one position with one table (Lazy SMP: see
+:func:`search_root_parallel` and :func:`helper`). Each thread has a workspace of its own — a
+view of one larger array whose ``table`` region is the same memory for all — so counters, move
+buffers and dirty lists are private and only the table is shared, without locks. A slot is two
+words written one after the other, so a reader can meet the key of one entry with the data of
+another; storing ``key ^ data`` in the first word (Hyatt's lockless hashing) makes such a torn
+pair fail the key test, and the entry is then simply missed. Every entry any thread stores is a
+true bound of its position, so a search reading the others' entries returns the value it would
+return alone (only its node count changes). The XOR costs one instruction on a single thread.
 
 Ctrl-C: compiled code never returns to the interpreter by itself, so Python's SIGINT handler
 (which runs between bytecodes) would wait for the search to end. Every :data:`INTERRUPT_EVERY`
@@ -218,7 +229,7 @@ def store(ws: Any, key: int, ply: int, depth: int, best: int, alpha: int, beta: 
             ws[C_DIRTY_COUNT] = count + 1
         else:
             ws[C_DIRTY_OVERFLOW] = 1
-    elif ws[slot] == key and ((old >> 42) & 255) == stored_depth:
+    elif ws[slot] ^ old == key and ((old >> 42) & 255) == stored_depth:
         old_lower = (old & _VALUE_MASK) - _VALUE_OFFSET
         old_upper = ((old >> 21) & _VALUE_MASK) - _VALUE_OFFSET
         if old_lower > lower and old_lower <= upper:
@@ -227,8 +238,9 @@ def store(ws: Any, key: int, ply: int, depth: int, best: int, alpha: int, beta: 
             upper = old_upper
         if move == NO_MOVE:
             move = (old >> 50) & 255
-    ws[slot] = key
-    ws[slot + 1] = pack(lower, upper, stored_depth, move)
+    data = pack(lower, upper, stored_depth, move)
+    ws[slot] = key ^ data  # see "Threads" above: a torn entry never matches its key
+    ws[slot + 1] = data
 
 
 # -- values --------------------------------------------------------------------------------
@@ -371,7 +383,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     first = NO_MOVE
     if HAS_KEY:
         data = ws[slot + 1]
-        if data != 0 and ws[slot] == key:
+        if data != 0 and ws[slot] ^ data == key:
             ws[C_TABLE_HITS] += 1
             wanted = TABLE_EXHAUSTIVE if depth >= TABLE_EXHAUSTIVE else depth
             lower = from_table((data & _VALUE_MASK) - _VALUE_OFFSET, ply, by_distance)
@@ -805,6 +817,24 @@ def solve_many(states: Any, weak: bool, results: Any, nodes: Any, ticks: Any,
         results[i] = solve(k_state_from_row(states[i]), zero, weak, ws)
         ticks[i] = cycles() - started
         nodes[i] = ws[C_NODES] - before
+
+
+@njit(cache=True, nogil=True)
+def search_root_parallel(state: Any, first: int, depth: int, mode: int, ws: Any,
+                         out: Any) -> None:
+    """:func:`search_root`, without the interpreter lock: the main search of a multi-threaded
+    solve, run in a thread of its own beside the :func:`helper` threads. Its answer is the
+    search's; the helpers only fill the shared table."""
+    search_root(state, first, depth, mode, ws, out)
+
+
+@njit(cache=True, nogil=True)
+def helper(state: Any, weak: bool, ws: Any) -> int:
+    """A helper thread of a multi-threaded solve (Lazy SMP), without the interpreter lock: it
+    solves the root as the main search does, storing what it proves in the shared table, where
+    the main search finds it. The engine stops it (its node limit set to 0) once the main
+    search has answered; its own result is not used."""
+    return solve(state, np.int64(0), weak, ws)
 
 
 @njit(cache=True)
