@@ -125,7 +125,14 @@ C_DEEPEST = 20
 C_OVERFLOW = 21
 C_INTERRUPT_CHECK = 22
 C_INTERRUPTED = 23
-HEAD_SIZE = 24
+C_BUSY = 24
+C_BUSY_MASK = 25
+C_SPLIT_LEFT = 26
+HEAD_SIZE = 27
+
+BUSY_BITS = 12
+"""log2 of the busy marks' slots (see "Threads" above): a few per thread are in use at once."""
+_BUSY_SHIFT = 64 - BUSY_BITS
 
 INTERRUPT_EVERY = 4096
 """Nodes between two checks for Ctrl-C (a power of two): about half a millisecond of Connect
@@ -416,12 +423,32 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     best = -INF
     best_index = NO_MOVE
     keys = row + MAX_MOVES
+    # Threads (ABDADA): with busy marks (several threads), a move after the first whose
+    # position another thread is searching now is deferred to after the others.
+    busy = 0
+    if HAS_KEY and ws[C_BUSY_MASK] != 0:
+        rest = k_plies_left(state) if HAS_PLIES_LEFT else MAX_PLY - ply
+        if rest >= ws[C_SPLIT_LEFT]:
+            busy = ws[C_BUSY]
+    deferred = 0
+    cut = False
     for i in range(count):
         child = k_play(state, ws[row + i])
+        mark = 0
+        tag = 0
+        if busy != 0 and 0 < i < 64:
+            tag = k_key(child) ^ _HASH_MULTIPLIER
+            mark = busy + (((tag * _HASH_MULTIPLIER) >> _BUSY_SHIFT) & ws[C_BUSY_MASK])
+            if ws[mark] == tag:
+                deferred |= 1 << i
+                continue
+            ws[mark] = tag
         if ALTERNATING or k_to_move(child) != mover:
             value = -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
         else:  # the same player moves again: no change of sides
             value = negamax(child, ply + 1, depth - 1, alpha, beta, ws)
+        if mark != 0 and ws[mark] == tag:
+            ws[mark] = 0
         if ws[C_ABORTED]:
             return 0
         if value > best:
@@ -433,7 +460,27 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                     ws[C_CUTOFFS] += 1
                     if i == 0:
                         ws[C_FIRST_CUTOFFS] += 1
+                    cut = True
                     break
+    if deferred != 0 and not cut:
+        for i in range(1, min(count, 64)):
+            if (deferred >> i) & 1 == 0:
+                continue
+            child = k_play(state, ws[row + i])
+            if ALTERNATING or k_to_move(child) != mover:
+                value = -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
+            else:
+                value = negamax(child, ply + 1, depth - 1, alpha, beta, ws)
+            if ws[C_ABORTED]:
+                return 0
+            if value > best:
+                best = value
+                best_index = ws[keys + i] & 255
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        ws[C_CUTOFFS] += 1
+                        break
     if HAS_KEY:
         store(ws, key, ply, depth, best, original_alpha, beta, best_index)
     return best
@@ -829,12 +876,13 @@ def search_root_parallel(state: Any, first: int, depth: int, mode: int, ws: Any,
 
 
 @njit(cache=True, nogil=True)
-def helper(state: Any, weak: bool, ws: Any) -> int:
-    """A helper thread of a multi-threaded solve (Lazy SMP), without the interpreter lock: it
-    solves the root as the main search does, storing what it proves in the shared table, where
-    the main search finds it. The engine stops it (its node limit set to 0) once the main
-    search has answered; its own result is not used."""
-    return solve(state, np.int64(0), weak, ws)
+def helper(state: Any, depth: int, mode: int, ws: Any, out: Any) -> None:
+    """A helper thread of a multi-threaded solve, without the interpreter lock: it does the
+    main search's work (:func:`search_moves`, into its own ``out``) beside it, storing what it
+    proves in the shared table, where the main search finds it; with the busy marks (ABDADA)
+    the threads search different moves of the nodes they share. The engine stops it (its node
+    limit set to 0) once the main search has answered; its own answer is not used."""
+    search_moves(state, 0, depth, mode, ws, out)
 
 
 @njit(cache=True)

@@ -63,7 +63,12 @@ _C_DEEPEST = 20
 _C_OVERFLOW = 21
 _C_INTERRUPT_CHECK = 22
 _C_INTERRUPTED = 23
-_HEAD_SIZE = 24
+_C_BUSY = 24
+_C_BUSY_MASK = 25
+_C_SPLIT_LEFT = 26
+_HEAD_SIZE = 27
+_BUSY_BITS = 12
+_SPLIT_LEFT = int(os.environ.get("GT_SPLIT_LEFT", "12"))
 _EXHAUSTIVE = 1 << 40
 _INF = 1_000_002
 _MAX_DEPTH = 250
@@ -142,6 +147,9 @@ class CompiledEngine:
         self._buffer = np.zeros(kernel.max_moves, dtype=np.int64)
         self._state_size = kernel.state_size
         self._out = np.zeros(self._module.R_SIZE, dtype=np.int64)
+        self._helper_out = [np.zeros(self._module.R_SIZE, dtype=np.int64)
+                            for _ in self._helpers]
+        """The helpers' answers (unused: the main search's is the answer)."""
         self._empty = True
         """True while the table holds nothing (so that emptying it can be skipped)."""
         if needs_compiling:
@@ -163,7 +171,9 @@ class CompiledEngine:
         dirty_capacity = 1 << max(table_bits - 3, 8)
         private = _HEAD_SIZE + moves_size + dirty_capacity
         private += -private % 8  # keeps the main workspace's alignment as it is alone
-        table_offset = private  # entries never straddle a 64-byte cache line
+        busy = private  # the busy marks, shared (several threads only)
+        table_offset = private + (1 << _BUSY_BITS if self.threads > 1 else 0)
+        # (entries never straddle a 64-byte cache line)
         base = (self.threads - 1) * private
         memory = np.zeros(base + table_offset + (2 << table_bits), dtype=np.int64)
         ws = memory[base:]  # the whole array when there is one thread
@@ -176,6 +186,7 @@ class CompiledEngine:
             view[_C_DIRTY] = _HEAD_SIZE + moves_size
             view[_C_DIRTY_CAPACITY] = dirty_capacity
             view[_C_TABLE] = base - start + table_offset
+            view[_C_BUSY] = base - start + busy
             view[_C_TABLE_MASK] = (1 << table_bits) - 1
             view[_C_TABLE_SHIFT] = 64 - table_bits
             view[_C_BY_DISTANCE] = 1
@@ -201,7 +212,7 @@ class CompiledEngine:
         # The entry points of multi-threaded solves, with one thread's workspace: the same
         # argument types, so that every engine of this kernel finds them in the cache.
         module.search_root_parallel(state, 0, _EXHAUSTIVE, _MODE_LINE, ws, self._out)
-        module.helper(state, False, ws)
+        module.helper(state, _EXHAUSTIVE, 0, ws, self._out)
         empty = np.zeros(1, dtype=np.int64)
         module.solve_many(self._state_rows([state]), False, empty, empty.copy(),
                           empty.copy(), ws)
@@ -221,7 +232,7 @@ class CompiledEngine:
             self._module.line(state, int(self._buffer[0]), 0, 1, ws, self._out)
         if self._helpers:
             self._module.search_root_parallel(state, 0, _EXHAUSTIVE, _MODE_LINE, ws, self._out)
-            self._module.helper(state, False, ws)
+            self._module.helper(state, _EXHAUSTIVE, 0, ws, self._out)
         ws[_C_NODE_LIMIT] = limit
         ws[_C_ABORTED] = 0
         self._empty = False
@@ -624,9 +635,13 @@ class CompiledEngine:
             helper[_C_OVERFLOW] = 0
             helper[_C_BY_DISTANCE] = ws[_C_BY_DISTANCE]
             helper[_C_NODE_LIMIT] = _NO_LIMIT
+        busy = int(ws[_C_BUSY])
+        ws[busy:busy + (1 << _BUSY_BITS)] = 0  # no mark left by a stopped search
+        for view in (ws, *helpers):  # the busy marks on: the threads split the work
+            view[_C_BUSY_MASK] = (1 << _BUSY_BITS) - 1
+            view[_C_SPLIT_LEFT] = _SPLIT_LEFT
         check = int(ws[_C_INTERRUPT_CHECK])
         ws[_C_INTERRUPT_CHECK] = 0
-        weak = bool(mode & _MODE_WEAK)
         failures: list[BaseException] = []
 
         def run(done: threading.Event, function: Any, *args: Any) -> None:
@@ -645,7 +660,8 @@ class CompiledEngine:
                                 args=(finished[0], module.search_root_parallel, state, 0,
                                       depth, mode, ws, self._out))
         others = [threading.Thread(target=run, name=f"gametree-helper-{number}", daemon=True,
-                                   args=(finished[number], module.helper, state, weak, helper))
+                                   args=(finished[number], module.helper, state, depth, mode,
+                                         helper, self._helper_out[number - 1]))
                   for number, helper in enumerate(helpers, 1)]
         started: list[threading.Event] = []
         try:
@@ -663,6 +679,8 @@ class CompiledEngine:
             _join_all(started)  # before the interrupt check comes back: it needs the GIL
             ws[_C_NODE_LIMIT] = _NO_LIMIT
             ws[_C_INTERRUPT_CHECK] = check
+            for view in (ws, *helpers):  # one thread's searches mark nothing
+                view[_C_BUSY_MASK] = 0
             for helper in helpers:
                 helper[_C_NODE_LIMIT] = _NO_LIMIT
                 helper[_C_ABORTED] = 0
