@@ -128,7 +128,11 @@ C_INTERRUPTED = 23
 C_BUSY = 24
 C_BUSY_MASK = 25
 C_SPLIT_LEFT = 26
-HEAD_SIZE = 27
+C_STACK = 27
+C_SPLIT_TOP = 28
+C_UNWIND = 29
+C_UNWIND_VALUE = 30
+HEAD_SIZE = 31
 
 BUSY_BITS = 12
 """log2 of the busy marks' slots (see "Threads" above): a few per thread are in use at once."""
@@ -320,6 +324,92 @@ def order(state: Any, count: int, row: int, first: int, ws: Any) -> None:
         ws[keys + j] = packed
 
 
+# -- threads: the split nodes of a thread's path ------------------------------------------
+#
+# Each node where a thread splits the work (busy marks on) records a row in the thread's
+# stack: its table slot and key, the window it searches, its ply, and the row of the split
+# node above it (``ws[C_SPLIT_TOP]`` is the innermost). Before each move after the first,
+# :func:`settled` asks the table whether another thread has meanwhile settled one of these
+# nodes (stored a bound outside the window it is searched with): then the moves still to
+# search there are wasted work, and the thread returns to that node at once (without storing
+# anything on the way: every frame between returns as for the node limit), which answers with
+# the stored bound, as a table hit on entry would have. One thread never splits.
+
+S_SLOT = 0
+S_KEY = 1
+S_ALPHA = 2
+S_BETA = 3
+S_PLY = 4
+S_LINK = 5
+S_SIZE = 6
+"""Words per row of the split stack (one row per ply)."""
+
+ABORTED_UNWIND = 2
+"""``ws[C_ABORTED]`` while a thread returns to the split node ``ws[C_UNWIND]``."""
+
+
+@njit(cache=True, inline="always")
+def enter_split(ws: Any, key: int, slot: int, ply: int, alpha: int, beta: int) -> int:
+    """Record a split node on the thread's stack; its row (never 0)."""
+    own = ws[C_STACK] + S_SIZE * ply
+    ws[own + S_SLOT] = slot
+    ws[own + S_KEY] = key
+    ws[own + S_ALPHA] = alpha
+    ws[own + S_BETA] = beta
+    ws[own + S_PLY] = ply
+    ws[own + S_LINK] = ws[C_SPLIT_TOP]
+    ws[C_SPLIT_TOP] = own
+    return own
+
+
+@njit(cache=True)
+def settled(ws: Any) -> int:
+    """The outermost split node of the thread's path that the table now settles (its value
+    goes to ``ws[C_UNWIND_VALUE]``), or 0."""
+    found = 0
+    by_distance = ws[C_BY_DISTANCE]
+    row = ws[C_SPLIT_TOP]
+    while row != 0:
+        slot = ws[row + S_SLOT]
+        data = ws[slot + 1]
+        if data != 0 and ws[slot] ^ data == ws[row + S_KEY] and \
+                ((data >> 42) & 255) == TABLE_EXHAUSTIVE:
+            ply = ws[row + S_PLY]
+            lower = from_table((data & _VALUE_MASK) - _VALUE_OFFSET, ply, by_distance)
+            upper = from_table(((data >> 21) & _VALUE_MASK) - _VALUE_OFFSET, ply, by_distance)
+            if lower >= ws[row + S_BETA]:
+                found = row
+                ws[C_UNWIND_VALUE] = lower
+            elif upper <= ws[row + S_ALPHA]:
+                found = row
+                ws[C_UNWIND_VALUE] = upper
+        row = ws[row + S_LINK]
+    return found
+
+
+@njit(cache=True, inline="always")
+def unwind(ws: Any, own: int, target: int) -> int:
+    """Leave the split node ``own`` for the settled node ``target``: its value if it is this
+    one, else 0 and the return to ``target`` starts (see :func:`unwound`)."""
+    ws[C_SPLIT_TOP] = ws[own + S_LINK]
+    if target == own:
+        return ws[C_UNWIND_VALUE]
+    ws[C_UNWIND] = target
+    ws[C_ABORTED] = ABORTED_UNWIND
+    return 0
+
+
+@njit(cache=True, inline="always")
+def unwound(ws: Any, own: int) -> int:
+    """A child of the split node ``own`` returned stopped: if the stop is a return to this
+    node, its settled value (and the search goes on); else 0 (stopped further up)."""
+    ws[C_SPLIT_TOP] = ws[own + S_LINK]
+    if ws[C_ABORTED] == ABORTED_UNWIND and ws[C_UNWIND] == own:
+        ws[C_ABORTED] = 0
+        return ws[C_UNWIND_VALUE]
+    return 0
+
+
 @njit(types.int64(STATE_TYPE, types.int64, types.int64, types.int64, types.int64,
                   types.int64[::1]), cache=True)
 def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) -> int:
@@ -426,10 +516,12 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     # Threads (ABDADA): with busy marks (several threads), a move after the first whose
     # position another thread is searching now is deferred to after the others.
     busy = 0
+    own = 0
     if HAS_KEY and ws[C_BUSY_MASK] != 0:
         rest = k_plies_left(state) if HAS_PLIES_LEFT else MAX_PLY - ply
         if rest >= ws[C_SPLIT_LEFT]:
             busy = ws[C_BUSY]
+            own = enter_split(ws, key, slot, ply, alpha, beta)
     deferred = 0
     cut = False
     for i in range(count):
@@ -437,6 +529,9 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
         mark = 0
         tag = 0
         if busy != 0 and 0 < i < 64:
+            done = settled(ws)
+            if done != 0:
+                return unwind(ws, own, done)
             tag = k_key(child) ^ _HASH_MULTIPLIER
             mark = busy + (((tag * _HASH_MULTIPLIER) >> _BUSY_SHIFT) & ws[C_BUSY_MASK])
             if ws[mark] == tag:
@@ -450,6 +545,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
         if mark != 0 and ws[mark] == tag:
             ws[mark] = 0
         if ws[C_ABORTED]:
+            if own != 0:
+                return unwound(ws, own)
             return 0
         if value > best:
             best = value
@@ -466,13 +563,16 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
         for i in range(1, min(count, 64)):
             if (deferred >> i) & 1 == 0:
                 continue
+            done = settled(ws)
+            if done != 0:
+                return unwind(ws, own, done)
             child = k_play(state, ws[row + i])
             if ALTERNATING or k_to_move(child) != mover:
                 value = -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
             else:
                 value = negamax(child, ply + 1, depth - 1, alpha, beta, ws)
             if ws[C_ABORTED]:
-                return 0
+                return unwound(ws, own)
             if value > best:
                 best = value
                 best_index = ws[keys + i] & 255
@@ -481,6 +581,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                     if alpha >= beta:
                         ws[C_CUTOFFS] += 1
                         break
+    if own != 0:
+        ws[C_SPLIT_TOP] = ws[own + S_LINK]
     if HAS_KEY:
         store(ws, key, ply, depth, best, original_alpha, beta, best_index)
     return best

@@ -66,7 +66,10 @@ _C_INTERRUPTED = 23
 _C_BUSY = 24
 _C_BUSY_MASK = 25
 _C_SPLIT_LEFT = 26
-_HEAD_SIZE = 27
+_C_STACK = 27
+_C_SPLIT_TOP = 28
+_HEAD_SIZE = 31
+_S_SIZE = 6
 _BUSY_BITS = 12
 _SPLIT_LEFT = int(os.environ.get("GT_SPLIT_LEFT", "12"))
 _EXHAUSTIVE = 1 << 40
@@ -169,7 +172,8 @@ class CompiledEngine:
         rows = kernel.max_plies + 4
         moves_size = rows * 2 * kernel.max_moves
         dirty_capacity = 1 << max(table_bits - 3, 8)
-        private = _HEAD_SIZE + moves_size + dirty_capacity
+        stack_size = rows * _S_SIZE if self.threads > 1 else 0  # the split nodes' rows
+        private = _HEAD_SIZE + moves_size + dirty_capacity + stack_size
         private += -private % 8  # keeps the main workspace's alignment as it is alone
         busy = private  # the busy marks, shared (several threads only)
         table_offset = private + (1 << _BUSY_BITS if self.threads > 1 else 0)
@@ -185,6 +189,7 @@ class CompiledEngine:
             view[_C_MOVES] = _HEAD_SIZE
             view[_C_DIRTY] = _HEAD_SIZE + moves_size
             view[_C_DIRTY_CAPACITY] = dirty_capacity
+            view[_C_STACK] = _HEAD_SIZE + moves_size + dirty_capacity
             view[_C_TABLE] = base - start + table_offset
             view[_C_BUSY] = base - start + busy
             view[_C_TABLE_MASK] = (1 << table_bits) - 1
@@ -640,6 +645,7 @@ class CompiledEngine:
         for view in (ws, *helpers):  # the busy marks on: the threads split the work
             view[_C_BUSY_MASK] = (1 << _BUSY_BITS) - 1
             view[_C_SPLIT_LEFT] = _SPLIT_LEFT
+            view[_C_SPLIT_TOP] = 0
         check = int(ws[_C_INTERRUPT_CHECK])
         ws[_C_INTERRUPT_CHECK] = 0
         failures: list[BaseException] = []
