@@ -132,7 +132,8 @@ C_STACK = 27
 C_SPLIT_TOP = 28
 C_UNWIND = 29
 C_UNWIND_VALUE = 30
-HEAD_SIZE = 31
+C_FIRST_LEFT = 31
+HEAD_SIZE = 32
 
 BUSY_BITS = 12
 """log2 of the busy marks' slots (see "Threads" above): a few per thread are in use at once."""
@@ -517,21 +518,25 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     # position another thread is searching now is deferred to after the others.
     busy = 0
     own = 0
+    start = 1
     if HAS_KEY and ws[C_BUSY_MASK] != 0:
         rest = k_plies_left(state) if HAS_PLIES_LEFT else MAX_PLY - ply
         if rest >= ws[C_SPLIT_LEFT]:
             busy = ws[C_BUSY]
             own = enter_split(ws, key, slot, ply, alpha, beta)
+            if rest < ws[C_FIRST_LEFT]:
+                start = 0
     deferred = 0
     cut = False
     for i in range(count):
         child = k_play(state, ws[row + i])
         mark = 0
         tag = 0
-        if busy != 0 and 0 < i < 64:
-            done = settled(ws)
-            if done != 0:
-                return unwind(ws, own, done)
+        if busy != 0 and start <= i < 64:
+            if i > 0:
+                done = settled(ws)
+                if done != 0:
+                    return unwind(ws, own, done)
             tag = k_key(child) ^ _HASH_MULTIPLIER
             mark = busy + (((tag * _HASH_MULTIPLIER) >> _BUSY_SHIFT) & ws[C_BUSY_MASK])
             if ws[mark] == tag:
@@ -560,7 +565,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                     cut = True
                     break
     if deferred != 0 and not cut:
-        for i in range(1, min(count, 64)):
+        for i in range(min(count, 64)):
             if (deferred >> i) & 1 == 0:
                 continue
             done = settled(ws)

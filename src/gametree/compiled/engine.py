@@ -68,10 +68,17 @@ _C_BUSY_MASK = 25
 _C_SPLIT_LEFT = 26
 _C_STACK = 27
 _C_SPLIT_TOP = 28
-_HEAD_SIZE = 31
+_C_FIRST_LEFT = 31
+_HEAD_SIZE = 32
 _S_SIZE = 6
 _BUSY_BITS = 12
-_SPLIT_LEFT = int(os.environ.get("GT_SPLIT_LEFT", "12"))
+_SPLIT_LEFT = 16
+"""Threads split the work (ABDADA) at nodes with at least this many plies left to play (the
+kernel's ``plies_left``, else ``max_plies`` less the ply); below, a subtree is too small to
+share (12 to 24 gave the same on Pons' L1_R3: see docs/benchmarks.md)."""
+_FIRST_LEFT = 20
+"""... and with fewer than this many plies left, a thread defers even a node's first move when
+another thread is searching it (above, it joins that search, which splits further down)."""
 _EXHAUSTIVE = 1 << 40
 _INF = 1_000_002
 _MAX_DEPTH = 250
@@ -645,6 +652,7 @@ class CompiledEngine:
         for view in (ws, *helpers):  # the busy marks on: the threads split the work
             view[_C_BUSY_MASK] = (1 << _BUSY_BITS) - 1
             view[_C_SPLIT_LEFT] = _SPLIT_LEFT
+            view[_C_FIRST_LEFT] = _FIRST_LEFT
             view[_C_SPLIT_TOP] = 0
         check = int(ws[_C_INTERRUPT_CHECK])
         ws[_C_INTERRUPT_CHECK] = 0
