@@ -3,7 +3,7 @@
 Each position of Pascal Pons' sets ``Test_L1_R2`` and ``Test_L1_R3`` (``../shared/data/connect4``;
 all or the first ``--count`` of each) is solved exactly, as ``gametree solve connect4`` does
 (value, best move, root move bounds and principal variation), from an empty table, through
-the search service, once with ``threads=1`` and once with ``threads=2`` (Lazy SMP: see
+the search service, once with ``threads=1`` and once with ``threads=2`` (ABDADA: see
 ``docs/searching.md``). The two runs of a position follow each other, in alternating order, so
 that a change of load affects both alike. Every score is
 checked against Pons' and every 2-thread value and best move against the 1-thread one (a

@@ -1,8 +1,8 @@
-"""One position on several threads (issue 11, item 5): the compiled engine's Lazy SMP solve
-gives the value, outcome, distance and best move of one thread, on Pons' benchmark positions
-and on small boards against the Python tier; ``--threads`` on the command line; bad values
-refused in one line; Ctrl-C stops every thread. Values only: no test looks at a clock (the
-speed-up is measured by ``benchmarks/bench_parallel.py``)."""
+"""One position on several threads (issue 11, item 5): the compiled engine's multi-threaded
+(ABDADA) solve gives the value, outcome, distance and best move of one thread, on Pons'
+benchmark positions and on small boards against the Python tier; ``--threads`` on the command
+line; bad values refused in one line; Ctrl-C stops every thread. Values only: no test looks at
+a clock (the speed-up is measured by ``benchmarks/bench_parallel.py``)."""
 
 from __future__ import annotations
 

@@ -26,15 +26,23 @@ recursion passes a single array and touches no Python object. Its regions (offse
   packed data (lower bound, upper bound, depth, best move: see :func:`pack`). A data word of 0
   is an empty slot.
 
-Threads: several threads can search one position with one table (Lazy SMP: see
-:func:`search_root_parallel` and :func:`helper`). Each thread has a workspace of its own — a
-view of one larger array whose ``table`` region is the same memory for all — so counters, move
-buffers and dirty lists are private and only the table is shared, without locks. A slot is two
-words written one after the other, so a reader can meet the key of one entry with the data of
-another; storing ``key ^ data`` in the first word (Hyatt's lockless hashing) makes such a torn
-pair fail the key test, and the entry is then simply missed. Every entry any thread stores is a
-true bound of its position, so a search reading the others' entries returns the value it would
-return alone (only its node count changes). The XOR costs one instruction on a single thread.
+Threads: several threads can search one position with one table (see
+:func:`search_root_parallel` and :func:`helper`): every thread does the whole search, and they
+split the work as ABDADA does. At nodes with at least ``ws[C_SPLIT_LEFT]`` plies left, a thread
+marks the position it enters in a small shared table of *busy marks* (``C_BUSY``), and defers a
+move (after the first; near the threshold, the first too) whose position another thread has
+marked, coming back to it after the node's other moves; a thread that finds one of its split
+nodes settled by another thread's table entry returns to it at once (see "the split nodes of a
+thread's path" below). With one thread the busy marks are off (``ws[C_BUSY_MASK]`` is 0): the
+search is the one-thread search, node for node. Each thread has a workspace of its own — a view
+of one larger array whose ``table`` and busy marks are the same memory for all — so counters,
+move buffers, dirty lists and split stacks are private and only the table and the marks are
+shared, without locks. A slot is two words written one after the other, so a reader can meet
+the key of one entry with the data of another; storing ``key ^ data`` in the first word
+(Hyatt's lockless hashing) makes such a torn pair fail the key test, and the entry is then
+simply missed. Every entry any thread stores is a true bound of its position, so a search
+reading the others' entries returns the value it would return alone (only its node count
+changes). The XOR costs one instruction on a single thread.
 
 Ctrl-C: compiled code never returns to the interpreter by itself, so Python's SIGINT handler
 (which runs between bytecodes) would wait for the search to end. Every :data:`INTERRUPT_EVERY`

@@ -130,7 +130,7 @@ class CompiledEngine:
 
     ``threads`` (1 to :data:`MAX_THREADS`; 0: every core) searches a position to the end of
     the game (:meth:`search` and :meth:`iterate` without a depth or budget, strong or weak)
-    with that many threads sharing the table (Lazy SMP: ``_engine.py``, "Threads"). The value,
+    with that many threads sharing the table (ABDADA: ``_engine.py``, "Threads"). The value,
     outcome, distance and best move are the one-thread search's; the node counts, summed over
     the threads, vary from run to run. Depth-limited and budgeted searches, :meth:`score` and
     :meth:`solve_many` run on one thread.
