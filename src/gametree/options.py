@@ -31,11 +31,16 @@ TIERS: tuple[TierChoice, ...] = ("auto", "python", "compiled")
 DEFAULT_TABLE_BITS = 22
 """The compiled tier's table size by default: ``2**22`` entries of 16 bytes (64 MiB)."""
 
+MAX_THREADS = 64
+"""The most threads a search may be given (:attr:`SearchOptions.threads`); the compiled
+engine's own limit (``gametree.compiled.engine.MAX_THREADS``) is the same."""
+
 
 OPTION_NAMES: Mapping[str, str] = {
     "algorithm": "algorithm", "depth": "depth", "time": "time", "nodes": "nodes",
     "weak": "weak", "exact_root": "exact_root", "seed": "seed", "tier": "tier",
     "fail_hard": "fail_soft=False", "tuning": "tuning", "compiled": "tier='compiled'",
+    "threads": "threads",
 }
 """How :class:`OptionError` messages name the options in Python (a front-end passes its own
 names to :meth:`OptionError.text`: the command line says ``--fail-hard``)."""
@@ -164,6 +169,14 @@ class SearchOptions:
     tuning: EngineTuning = field(default=DEFAULT_TUNING)
     """How the engine is built (the engine only)."""
 
+    threads: int = 1
+    """Threads searching one position, sharing one transposition table (the compiled tier
+    only; ``0``: every core). They speed up solves to the end of the game (strong or weak);
+    depth-limited and budgeted searches run on one thread. The value, outcome, distance and
+    best move are those of one thread; node counts, summed over the threads, vary from run
+    to run. More than one thread on a game or options the compiled tier cannot search is an
+    error; ``0`` there means one thread."""
+
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {self.algorithm!r}; algorithms: "
@@ -178,6 +191,11 @@ class SearchOptions:
             raise ValueError(f"tier must be one of {', '.join(TIERS)}, got {self.tier!r}")
         if not isinstance(self.tuning, EngineTuning):
             raise ValueError(f"tuning must be an EngineTuning, got {self.tuning!r}")
+        threads = self.threads
+        if isinstance(threads, bool) or not isinstance(threads, int) or \
+                not 0 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be a whole number within 0..{MAX_THREADS} "
+                             f"(0: every core), got {threads!r}")
         self._check_combination()
 
     def _check_combination(self) -> None:
@@ -200,6 +218,12 @@ class SearchOptions:
         if self.tier == "compiled" and not engine:
             raise OptionError("{compiled}: the compiled tier runs the engine, not {algorithm} "
                               "{name}", name=algorithm)
+        if self.threads > 1 and not engine:
+            raise OptionError("{threads}={count} needs the compiled engine, not {name}",
+                              count=self.threads, name=algorithm)
+        if self.threads > 1 and self.tier == "python":
+            raise OptionError("{threads}={count} needs the compiled tier: the Python tier "
+                              "searches on one thread", count=self.threads)
         if self.tier == "compiled" and self.tuning.python_only:
             raise OptionError("{compiled}: the compiled tier has none of the Python engine's "
                               "tuning settings but table_bits")

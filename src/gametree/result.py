@@ -89,6 +89,10 @@ class SearchStats:
     seconds: float = 0.0
     """Wall-clock time of the search."""
 
+    threads: int = 1
+    """Threads that searched (the compiled tier's ``threads`` option). With more than one, the
+    counters are summed over the threads and vary from run to run; the value does not."""
+
     def as_dict(self) -> dict[str, Any]:
         """The counters as a JSON-ready dict (``seconds`` rounded to microseconds)."""
         # Field by field: ``dataclasses.asdict`` copies recursively and costs about 15 µs, as
@@ -99,6 +103,7 @@ class SearchStats:
             "table_hits": self.table_hits, "table_entries": self.table_entries,
             "iterations": self.iterations, "depth_reached": self.depth_reached,
             "stopped_by": self.stopped_by, "seconds": round(self.seconds, 6),
+            "threads": self.threads,
         }
 
 

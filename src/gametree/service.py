@@ -448,7 +448,7 @@ class _CompiledPlan(_Plan[S, M]):
                  form: CompiledForm[S, M]) -> None:
         super().__init__(game, options, tracer)
         self.form = form
-        self.engines = _POOL.of(form.kernel, options.tuning.table_bits)
+        self.engines = _POOL.of(form.kernel, options.tuning.table_bits, options.threads)
 
     def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
         options = self.options
@@ -541,6 +541,9 @@ def _choose(game: Game[S, M], options: SearchOptions,
         return _CompiledPlan(game, options, tracer, form)
     if options.tier == "compiled":
         raise OptionError("{compiled}: {reason}", reason=reason)
+    if options.threads > 1:  # the Python tier searches on one thread: say so, do not ignore
+        raise OptionError("{threads}={count} needs the compiled tier: {reason}",
+                          count=options.threads, reason=reason)
     return _EnginePlan(game, options, tracer)
 
 
@@ -584,8 +587,8 @@ class _Engines:
     list's ``pop`` and ``append`` are atomic, so taking and putting back need no lock.
     """
 
-    def __init__(self, kernel: Any, table_bits: int) -> None:
-        self.kernel, self.table_bits = kernel, table_bits
+    def __init__(self, kernel: Any, table_bits: int, threads: int = 1) -> None:
+        self.kernel, self.table_bits, self.threads = kernel, table_bits, threads
         self._idle: list[CompiledEngine] = []
 
     def take(self) -> CompiledEngine:
@@ -595,7 +598,8 @@ class _Engines:
         except IndexError:
             from .compiled.engine import CompiledEngine  # noqa: PLC0415 - imports numba
 
-            return CompiledEngine(self.kernel, table_bits=self.table_bits)
+            return CompiledEngine(self.kernel, table_bits=self.table_bits,
+                                  threads=self.threads)
 
     def put(self, engine: CompiledEngine) -> None:
         """Make ``engine`` idle again."""
@@ -615,18 +619,19 @@ class _Pool:
     """The compiled engines of every kernel, by kernel and table size."""
 
     def __init__(self) -> None:
-        self._engines: dict[tuple[Any, int], _Engines] = {}
+        self._engines: dict[tuple[Any, int, int], _Engines] = {}
         self._lock = threading.Lock()
 
-    def of(self, kernel: Any, table_bits: int) -> _Engines:
-        """The engines of ``kernel`` with tables of ``2**table_bits`` entries. Kernels with
-        the same identity share them; a kernel that cannot be identified is only itself (the
-        engines keep it alive, so its ``id`` stays unique)."""
-        key = (kernel.identity() or id(kernel), table_bits)
+    def of(self, kernel: Any, table_bits: int, threads: int = 1) -> _Engines:
+        """The engines of ``kernel`` with tables of ``2**table_bits`` entries, searching on
+        ``threads`` threads (0: every core). Kernels with the same identity share them; a
+        kernel that cannot be identified is only itself (the engines keep it alive, so its
+        ``id`` stays unique)."""
+        key = (kernel.identity() or id(kernel), table_bits, threads)
         with self._lock:
             engines = self._engines.get(key)
             if engines is None:
-                engines = self._engines[key] = _Engines(kernel, table_bits)
+                engines = self._engines[key] = _Engines(kernel, table_bits, threads)
             return engines
 
 

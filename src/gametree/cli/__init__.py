@@ -32,6 +32,7 @@ FLAGS = {
     "algorithm": "--algorithm", "depth": "--depth", "time": "--time", "nodes": "--nodes",
     "weak": "--weak", "exact_root": "--exact", "seed": "--seed", "tier": "--tier",
     "fail_hard": "--fail-hard", "tuning": "engine tuning", "compiled": "--tier compiled",
+    "threads": "--threads",
 }
 """The command line's names of the search options, for :class:`OptionError` messages."""
 

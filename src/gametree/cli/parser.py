@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 from ..algorithms import ALGORITHMS
 from ..numbers import whole_number
+from ..options import MAX_THREADS
 from ..registry import GameOption, GameSpec, games
 
 GAME_PREFIX = "game_"
@@ -76,6 +77,22 @@ def positive_int(text: str) -> int:
     return value
 
 
+def thread_count(text: str) -> int:
+    """An argparse type: a number of threads within 0..MAX_THREADS, or ``auto`` (0: every
+    core)."""
+    if text.strip().lower() == "auto":
+        return 0
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of threads or 'auto', got {text!r}") from None
+    if not 0 <= value <= MAX_THREADS:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of threads within 0..{MAX_THREADS} or 'auto', got {text!r}")
+    return value
+
+
 def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: str) -> None:
     """The options every searching command shares."""
     group = parser.add_argument_group("search")
@@ -108,6 +125,10 @@ def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: st
                             "the search is the engine's, untraced")
     group.add_argument("--weak", action="store_true",
                        help="prove only win, draw or loss (faster on the compiled tier)")
+    group.add_argument("--threads", type=thread_count, default=1, metavar="N",
+                       help="compiled tier: solve with N threads sharing one table (auto or "
+                            "0: every core; default 1); the value is the same, faster on a "
+                            "hard position")
     parser.add_argument("--moves", metavar="\"M M ...\"",
                         help="start from the position after these moves")
     parser.add_argument("--json", action="store_true",

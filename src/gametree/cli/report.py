@@ -93,8 +93,10 @@ def result_text(game: Game[Any, Any], state: Any, result: SearchResult[Any], *,
             lines.append("(<= v: the move was refuted and searched no further; "
                          "use --exact for exact values)")
     stats = result.stats
+    # Several threads: the counters are their sums (and vary from run to run), so say so.
+    threads = f" on {stats.threads} threads" if stats.threads != 1 else ""
     lines.append(
-        f"{result.algorithm} ({result.tier} tier), {depth}: {stats.nodes} nodes, "
+        f"{result.algorithm} ({result.tier} tier{threads}), {depth}: {stats.nodes} nodes, "
         f"{stats.leaves} leaves, {stats.cutoffs} cut-offs, {stats.seconds:.4f} s"
     )
     return "\n".join(lines)

@@ -41,7 +41,7 @@ def search_options(args: argparse.Namespace, *, exact_root: bool = False) -> Sea
         algorithm=args.algorithm, depth=args.depth, time=args.time,
         nodes=args.nodes, by_distance=args.by_distance, weak=args.weak,
         exact_root=args.exact_root or exact_root, seed=args.seed, fail_soft=args.fail_soft,
-        tier=args.tier)
+        tier=args.tier, threads=args.threads)
 
 
 def _report(args: argparse.Namespace, *, exact_root: bool, analysis: bool) -> int:

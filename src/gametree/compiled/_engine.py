@@ -22,8 +22,27 @@ recursion passes a single array and touches no Python object. Its regions (offse
   and their ordering keys;
 * ``dirty``: the table slots filled since the table was last cleared, so that clearing costs as
   much as the search that filled it, not the size of the table;
-* ``table``: the transposition table, two words per entry: the key, then the packed data (lower
-  bound, upper bound, depth, best move: see :func:`pack`). A data word of 0 is an empty slot.
+* ``table``: the transposition table, two words per entry: the key XOR the data word, then the
+  packed data (lower bound, upper bound, depth, best move: see :func:`pack`). A data word of 0
+  is an empty slot.
+
+Threads: several threads can search one position with one table (see
+:func:`search_root_parallel` and :func:`helper`): every thread does the whole search, and they
+split the work as ABDADA does. At nodes with at least ``ws[C_SPLIT_LEFT]`` plies left, a thread
+marks the position it enters in a small shared table of *busy marks* (``C_BUSY``), and defers a
+move (after the first; near the threshold, the first too) whose position another thread has
+marked, coming back to it after the node's other moves; a thread that finds one of its split
+nodes settled by another thread's table entry returns to it at once (see "the split nodes of a
+thread's path" below). With one thread the busy marks are off (``ws[C_BUSY_MASK]`` is 0): the
+search is the one-thread search, node for node. Each thread has a workspace of its own — a view
+of one larger array whose ``table`` and busy marks are the same memory for all — so counters,
+move buffers, dirty lists and split stacks are private and only the table and the marks are
+shared, without locks. A slot is two words written one after the other, so a reader can meet
+the key of one entry with the data of another; storing ``key ^ data`` in the first word
+(Hyatt's lockless hashing) makes such a torn pair fail the key test, and the entry is then
+simply missed. Every entry any thread stores is a true bound of its position, so a search
+reading the others' entries returns the value it would return alone (only its node count
+changes). The XOR costs one instruction on a single thread.
 
 Ctrl-C: compiled code never returns to the interpreter by itself, so Python's SIGINT handler
 (which runs between bytecodes) would wait for the search to end. Every :data:`INTERRUPT_EVERY`
@@ -114,7 +133,19 @@ C_DEEPEST = 20
 C_OVERFLOW = 21
 C_INTERRUPT_CHECK = 22
 C_INTERRUPTED = 23
-HEAD_SIZE = 24
+C_BUSY = 24
+C_BUSY_MASK = 25
+C_SPLIT_LEFT = 26
+C_STACK = 27
+C_SPLIT_TOP = 28
+C_UNWIND = 29
+C_UNWIND_VALUE = 30
+C_FIRST_LEFT = 31
+HEAD_SIZE = 32
+
+BUSY_BITS = 12
+"""log2 of the busy marks' slots (see "Threads" above): a few per thread are in use at once."""
+_BUSY_SHIFT = 64 - BUSY_BITS
 
 INTERRUPT_EVERY = 4096
 """Nodes between two checks for Ctrl-C (a power of two): about half a millisecond of Connect
@@ -218,7 +249,7 @@ def store(ws: Any, key: int, ply: int, depth: int, best: int, alpha: int, beta: 
             ws[C_DIRTY_COUNT] = count + 1
         else:
             ws[C_DIRTY_OVERFLOW] = 1
-    elif ws[slot] == key and ((old >> 42) & 255) == stored_depth:
+    elif ws[slot] ^ old == key and ((old >> 42) & 255) == stored_depth:
         old_lower = (old & _VALUE_MASK) - _VALUE_OFFSET
         old_upper = ((old >> 21) & _VALUE_MASK) - _VALUE_OFFSET
         if old_lower > lower and old_lower <= upper:
@@ -227,8 +258,9 @@ def store(ws: Any, key: int, ply: int, depth: int, best: int, alpha: int, beta: 
             upper = old_upper
         if move == NO_MOVE:
             move = (old >> 50) & 255
-    ws[slot] = key
-    ws[slot + 1] = pack(lower, upper, stored_depth, move)
+    data = pack(lower, upper, stored_depth, move)
+    ws[slot] = key ^ data  # see "Threads" above: a torn entry never matches its key
+    ws[slot + 1] = data
 
 
 # -- values --------------------------------------------------------------------------------
@@ -301,6 +333,92 @@ def order(state: Any, count: int, row: int, first: int, ws: Any) -> None:
         ws[keys + j] = packed
 
 
+# -- threads: the split nodes of a thread's path ------------------------------------------
+#
+# Each node where a thread splits the work (busy marks on) records a row in the thread's
+# stack: its table slot and key, the window it searches, its ply, and the row of the split
+# node above it (``ws[C_SPLIT_TOP]`` is the innermost). Before each move after the first,
+# :func:`settled` asks the table whether another thread has meanwhile settled one of these
+# nodes (stored a bound outside the window it is searched with): then the moves still to
+# search there are wasted work, and the thread returns to that node at once (without storing
+# anything on the way: every frame between returns as for the node limit), which answers with
+# the stored bound, as a table hit on entry would have. One thread never splits.
+
+S_SLOT = 0
+S_KEY = 1
+S_ALPHA = 2
+S_BETA = 3
+S_PLY = 4
+S_LINK = 5
+S_SIZE = 6
+"""Words per row of the split stack (one row per ply)."""
+
+ABORTED_UNWIND = 2
+"""``ws[C_ABORTED]`` while a thread returns to the split node ``ws[C_UNWIND]``."""
+
+
+@njit(cache=True, inline="always")
+def enter_split(ws: Any, key: int, slot: int, ply: int, alpha: int, beta: int) -> int:
+    """Record a split node on the thread's stack; its row (never 0)."""
+    own = ws[C_STACK] + S_SIZE * ply
+    ws[own + S_SLOT] = slot
+    ws[own + S_KEY] = key
+    ws[own + S_ALPHA] = alpha
+    ws[own + S_BETA] = beta
+    ws[own + S_PLY] = ply
+    ws[own + S_LINK] = ws[C_SPLIT_TOP]
+    ws[C_SPLIT_TOP] = own
+    return own
+
+
+@njit(cache=True)
+def settled(ws: Any) -> int:
+    """The outermost split node of the thread's path that the table now settles (its value
+    goes to ``ws[C_UNWIND_VALUE]``), or 0."""
+    found = 0
+    by_distance = ws[C_BY_DISTANCE]
+    row = ws[C_SPLIT_TOP]
+    while row != 0:
+        slot = ws[row + S_SLOT]
+        data = ws[slot + 1]
+        if data != 0 and ws[slot] ^ data == ws[row + S_KEY] and \
+                ((data >> 42) & 255) == TABLE_EXHAUSTIVE:
+            ply = ws[row + S_PLY]
+            lower = from_table((data & _VALUE_MASK) - _VALUE_OFFSET, ply, by_distance)
+            upper = from_table(((data >> 21) & _VALUE_MASK) - _VALUE_OFFSET, ply, by_distance)
+            if lower >= ws[row + S_BETA]:
+                found = row
+                ws[C_UNWIND_VALUE] = lower
+            elif upper <= ws[row + S_ALPHA]:
+                found = row
+                ws[C_UNWIND_VALUE] = upper
+        row = ws[row + S_LINK]
+    return found
+
+
+@njit(cache=True, inline="always")
+def unwind(ws: Any, own: int, target: int) -> int:
+    """Leave the split node ``own`` for the settled node ``target``: its value if it is this
+    one, else 0 and the return to ``target`` starts (see :func:`unwound`)."""
+    ws[C_SPLIT_TOP] = ws[own + S_LINK]
+    if target == own:
+        return ws[C_UNWIND_VALUE]
+    ws[C_UNWIND] = target
+    ws[C_ABORTED] = ABORTED_UNWIND
+    return 0
+
+
+@njit(cache=True, inline="always")
+def unwound(ws: Any, own: int) -> int:
+    """A child of the split node ``own`` returned stopped: if the stop is a return to this
+    node, its settled value (and the search goes on); else 0 (stopped further up)."""
+    ws[C_SPLIT_TOP] = ws[own + S_LINK]
+    if ws[C_ABORTED] == ABORTED_UNWIND and ws[C_UNWIND] == own:
+        ws[C_ABORTED] = 0
+        return ws[C_UNWIND_VALUE]
+    return 0
+
+
 @njit(types.int64(STATE_TYPE, types.int64, types.int64, types.int64, types.int64,
                   types.int64[::1]), cache=True)
 def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) -> int:
@@ -371,7 +489,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     first = NO_MOVE
     if HAS_KEY:
         data = ws[slot + 1]
-        if data != 0 and ws[slot] == key:
+        if data != 0 and ws[slot] ^ data == key:
             ws[C_TABLE_HITS] += 1
             wanted = TABLE_EXHAUSTIVE if depth >= TABLE_EXHAUSTIVE else depth
             lower = from_table((data & _VALUE_MASK) - _VALUE_OFFSET, ply, by_distance)
@@ -404,13 +522,44 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     best = -INF
     best_index = NO_MOVE
     keys = row + MAX_MOVES
+    # Threads (ABDADA): with busy marks (several threads), a move after the first whose
+    # position another thread is searching now is deferred to after the others.
+    busy = 0
+    own = 0
+    start = 1
+    if HAS_KEY and ws[C_BUSY_MASK] != 0:
+        rest = k_plies_left(state) if HAS_PLIES_LEFT else MAX_PLY - ply
+        if rest >= ws[C_SPLIT_LEFT]:
+            busy = ws[C_BUSY]
+            own = enter_split(ws, key, slot, ply, alpha, beta)
+            if rest < ws[C_FIRST_LEFT]:
+                start = 0
+    deferred = 0
+    cut = False
     for i in range(count):
         child = k_play(state, ws[row + i])
+        mark = 0
+        tag = 0
+        if busy != 0 and start <= i < 64:
+            if i > 0:
+                done = settled(ws)
+                if done != 0:
+                    return unwind(ws, own, done)
+            tag = k_key(child) ^ _HASH_MULTIPLIER
+            mark = busy + (((tag * _HASH_MULTIPLIER) >> _BUSY_SHIFT) & ws[C_BUSY_MASK])
+            if ws[mark] == tag:
+                deferred |= 1 << i
+                continue
+            ws[mark] = tag
         if ALTERNATING or k_to_move(child) != mover:
             value = -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
         else:  # the same player moves again: no change of sides
             value = negamax(child, ply + 1, depth - 1, alpha, beta, ws)
+        if mark != 0 and ws[mark] == tag:
+            ws[mark] = 0
         if ws[C_ABORTED]:
+            if own != 0:
+                return unwound(ws, own)
             return 0
         if value > best:
             best = value
@@ -421,7 +570,32 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                     ws[C_CUTOFFS] += 1
                     if i == 0:
                         ws[C_FIRST_CUTOFFS] += 1
+                    cut = True
                     break
+    if deferred != 0 and not cut:
+        for i in range(min(count, 64)):
+            if (deferred >> i) & 1 == 0:
+                continue
+            done = settled(ws)
+            if done != 0:
+                return unwind(ws, own, done)
+            child = k_play(state, ws[row + i])
+            if ALTERNATING or k_to_move(child) != mover:
+                value = -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
+            else:
+                value = negamax(child, ply + 1, depth - 1, alpha, beta, ws)
+            if ws[C_ABORTED]:
+                return unwound(ws, own)
+            if value > best:
+                best = value
+                best_index = ws[keys + i] & 255
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        ws[C_CUTOFFS] += 1
+                        break
+    if own != 0:
+        ws[C_SPLIT_TOP] = ws[own + S_LINK]
     if HAS_KEY:
         store(ws, key, ply, depth, best, original_alpha, beta, best_index)
     return best
@@ -805,6 +979,25 @@ def solve_many(states: Any, weak: bool, results: Any, nodes: Any, ticks: Any,
         results[i] = solve(k_state_from_row(states[i]), zero, weak, ws)
         ticks[i] = cycles() - started
         nodes[i] = ws[C_NODES] - before
+
+
+@njit(cache=True, nogil=True)
+def search_root_parallel(state: Any, first: int, depth: int, mode: int, ws: Any,
+                         out: Any) -> None:
+    """:func:`search_root`, without the interpreter lock: the main search of a multi-threaded
+    solve, run in a thread of its own beside the :func:`helper` threads. Its answer is the
+    search's; the helpers only fill the shared table."""
+    search_root(state, first, depth, mode, ws, out)
+
+
+@njit(cache=True, nogil=True)
+def helper(state: Any, depth: int, mode: int, ws: Any, out: Any) -> None:
+    """A helper thread of a multi-threaded solve, without the interpreter lock: it does the
+    main search's work (:func:`search_moves`, into its own ``out``) beside it, storing what it
+    proves in the shared table, where the main search finds it; with the busy marks (ABDADA)
+    the threads search different moves of the nodes they share. The engine stops it (its node
+    limit set to 0) once the main search has answered; its own answer is not used."""
+    search_moves(state, 0, depth, mode, ws, out)
 
 
 @njit(cache=True)

@@ -26,7 +26,9 @@ scoring reads differently, so a search in the other mode empties the table first
 
 from __future__ import annotations
 
+import os
 import random
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -35,7 +37,7 @@ from typing import Any, Literal
 from ..engine.limits import Limits, limits_of
 from ..engine.report import Iteration
 from ..game import ContractError
-from ..options import DEFAULT_TABLE_BITS
+from ..options import DEFAULT_TABLE_BITS, MAX_THREADS
 from ..result import Bound, MoveValue, SearchResult, SearchStats, StopReason
 from ..values import Outcome, Value, classify
 from . import build, interrupt
@@ -61,7 +63,22 @@ _C_DEEPEST = 20
 _C_OVERFLOW = 21
 _C_INTERRUPT_CHECK = 22
 _C_INTERRUPTED = 23
-_HEAD_SIZE = 24
+_C_BUSY = 24
+_C_BUSY_MASK = 25
+_C_SPLIT_LEFT = 26
+_C_STACK = 27
+_C_SPLIT_TOP = 28
+_C_FIRST_LEFT = 31
+_HEAD_SIZE = 32
+_S_SIZE = 6
+_BUSY_BITS = 12
+_SPLIT_LEFT = 16
+"""Threads split the work (ABDADA) at nodes with at least this many plies left to play (the
+kernel's ``plies_left``, else ``max_plies`` less the ply); below, a subtree is too small to
+share (12 to 24 gave the same on Pons' L1_R3: see docs/benchmarks.md)."""
+_FIRST_LEFT = 20
+"""... and with fewer than this many plies left, a thread defers even a node's first move when
+another thread is searching it (above, it joins that search, which splits further down)."""
 _EXHAUSTIVE = 1 << 40
 _INF = 1_000_002
 _MAX_DEPTH = 250
@@ -72,6 +89,11 @@ _R_ENTRIES = _R_COUNTERS + 9
 _B_EXACT = 0
 _BOUNDS: tuple[Bound, Bound] = ("exact", "upper")
 _MODE_WEAK, _MODE_EXACT_ROOT, _MODE_LINE, _MODE_FRESH = 1, 2, 4, 8
+
+def resolve_threads(threads: int) -> int:
+    """The number of threads ``threads`` asks for: itself, or for 0 every core of the machine
+    (at least 1)."""
+    return threads if threads > 0 else max(1, os.cpu_count() or 1)
 
 
 @dataclass
@@ -105,21 +127,39 @@ class CompiledEngine:
     engine is ready at once and a short search pays only for the pages it uses.
     ``prefault=True`` writes every page up front instead (a quarter of a second for the
     default 128 MiB): for benchmarks, so that no page fault lands inside a timed search.
+
+    ``threads`` (1 to :data:`MAX_THREADS`; 0: every core) searches a position to the end of
+    the game (:meth:`search` and :meth:`iterate` without a depth or budget, strong or weak)
+    with that many threads sharing the table (ABDADA: ``_engine.py``, "Threads"). The value,
+    outcome, distance and best move are the one-thread search's; the node counts, summed over
+    the threads, vary from run to run. Depth-limited and budgeted searches, :meth:`score` and
+    :meth:`solve_many` run on one thread.
     """
 
     def __init__(self, kernel: Kernel, *, table_bits: int = DEFAULT_TABLE_BITS,
-                 prefault: bool = False) -> None:
+                 prefault: bool = False, threads: int = 1) -> None:
         import numpy as np  # noqa: PLC0415 - numpy comes with numba, only when compiling
 
         if not 8 <= table_bits <= 30:
             raise ValueError(f"table_bits must be within 8..30, got {table_bits}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or \
+                not 0 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be a whole number within 0..{MAX_THREADS} "
+                             f"(0: every core), got {threads!r}")
         self.kernel = kernel
         self._np = np
         self._module, needs_compiling = build.engine_module(kernel)
+        self.threads = resolve_threads(threads)
+        """Threads that search a position to the end of the game."""
+        self._helpers: list[Any] = []
+        """The helper threads' workspaces (views sharing the table with :attr:`_ws`)."""
         self._ws = self._workspace(kernel, table_bits, prefault)
         self._buffer = np.zeros(kernel.max_moves, dtype=np.int64)
         self._state_size = kernel.state_size
         self._out = np.zeros(self._module.R_SIZE, dtype=np.int64)
+        self._helper_out = [np.zeros(self._module.R_SIZE, dtype=np.int64)
+                            for _ in self._helpers]
+        """The helpers' answers (unused: the main search's is the answer)."""
         self._empty = True
         """True while the table holds nothing (so that emptying it can be skipped)."""
         if needs_compiling:
@@ -130,24 +170,41 @@ class CompiledEngine:
                 self._warm_up()
 
     def _workspace(self, kernel: Kernel, table_bits: int, prefault: bool) -> Any:
+        """The main search's workspace, and with several threads the helpers' (in
+        :attr:`_helpers`). One array holds them all: the helpers' private regions first, then
+        the main workspace, whose table ends the array; each helper's workspace is the view
+        from its region to the end, with its table offset pointing at the main table, so that
+        every thread's compiled code indexes the one table in its own workspace."""
         np = self._np
         rows = kernel.max_plies + 4
         moves_size = rows * 2 * kernel.max_moves
         dirty_capacity = 1 << max(table_bits - 3, 8)
-        table_offset = _HEAD_SIZE + moves_size + dirty_capacity
-        table_offset += -table_offset % 8  # entries never straddle a 64-byte cache line
-        ws = np.zeros(table_offset + (2 << table_bits), dtype=np.int64)
+        stack_size = rows * _S_SIZE if self.threads > 1 else 0  # the split nodes' rows
+        private = _HEAD_SIZE + moves_size + dirty_capacity + stack_size
+        private += -private % 8  # keeps the main workspace's alignment as it is alone
+        busy = private  # the busy marks, shared (several threads only)
+        table_offset = private + (1 << _BUSY_BITS if self.threads > 1 else 0)
+        # (entries never straddle a 64-byte cache line)
+        base = (self.threads - 1) * private
+        memory = np.zeros(base + table_offset + (2 << table_bits), dtype=np.int64)
+        ws = memory[base:]  # the whole array when there is one thread
         if prefault:
             ws.fill(0)  # zeros already; writing them maps every page now, not mid-search
         self._prefaulted = prefault
-        ws[_C_MOVES] = _HEAD_SIZE
-        ws[_C_DIRTY] = _HEAD_SIZE + moves_size
-        ws[_C_DIRTY_CAPACITY] = dirty_capacity
-        ws[_C_TABLE] = table_offset
-        ws[_C_TABLE_MASK] = (1 << table_bits) - 1
-        ws[_C_TABLE_SHIFT] = 64 - table_bits
-        ws[_C_BY_DISTANCE] = 1
-        ws[_C_NODE_LIMIT] = _NO_LIMIT
+        for start in [base, *range(0, base, private)]:
+            view = memory[start:]
+            view[_C_MOVES] = _HEAD_SIZE
+            view[_C_DIRTY] = _HEAD_SIZE + moves_size
+            view[_C_DIRTY_CAPACITY] = dirty_capacity
+            view[_C_STACK] = _HEAD_SIZE + moves_size + dirty_capacity
+            view[_C_TABLE] = base - start + table_offset
+            view[_C_BUSY] = base - start + busy
+            view[_C_TABLE_MASK] = (1 << table_bits) - 1
+            view[_C_TABLE_SHIFT] = 64 - table_bits
+            view[_C_BY_DISTANCE] = 1
+            view[_C_NODE_LIMIT] = _NO_LIMIT
+            if start != base:
+                self._helpers.append(view)
         ws[_C_INTERRUPT_CHECK] = interrupt.check_address()  # Ctrl-C stops a search
         return ws
 
@@ -164,6 +221,10 @@ class CompiledEngine:
         ws[_C_NODE_LIMIT] = 1  # stop at once: only the compilation matters here
         module.search_root(state, 1, 1, _MODE_LINE, ws, self._out)
         module.line(state, int(self._buffer[0]), 0, 1, ws, self._out)
+        # The entry points of multi-threaded solves, with one thread's workspace: the same
+        # argument types, so that every engine of this kernel finds them in the cache.
+        module.search_root_parallel(state, 0, _EXHAUSTIVE, _MODE_LINE, ws, self._out)
+        module.helper(state, _EXHAUSTIVE, 0, ws, self._out)
         empty = np.zeros(1, dtype=np.int64)
         module.solve_many(self._state_rows([state]), False, empty, empty.copy(),
                           empty.copy(), ws)
@@ -181,6 +242,9 @@ class CompiledEngine:
         self._module.search_root(state, 1, 1, _MODE_LINE, ws, self._out)
         if self._module.legal_moves(state, self._buffer) > 0:
             self._module.line(state, int(self._buffer[0]), 0, 1, ws, self._out)
+        if self._helpers:
+            self._module.search_root_parallel(state, 0, _EXHAUSTIVE, _MODE_LINE, ws, self._out)
+            self._module.helper(state, _EXHAUSTIVE, 0, ws, self._out)
         ws[_C_NODE_LIMIT] = limit
         ws[_C_ABORTED] = 0
         self._empty = False
@@ -215,6 +279,8 @@ class CompiledEngine:
         the whole table) and reset the counters."""
         if not self._empty:
             self._module.clear(self._ws)
+            for helper in self._helpers:  # the slots the helpers filled first
+                self._module.clear(helper)
             self._empty = True
         self._reset_counters()
 
@@ -510,7 +576,11 @@ class CompiledEngine:
         mode = run.mode
         if run.seed is None and not run.weak:
             mode |= _MODE_LINE
-        module.search_root(run.state, first, depth, mode, ws, out)
+        threaded = bool(self._helpers) and ply is None and not run.budgeted
+        if threaded:
+            self._threaded_root(run.state, depth, mode)
+        else:
+            module.search_root(run.state, first, depth, mode, ws, out)
         if ws[_C_ABORTED]:
             if ws[_C_INTERRUPTED]:  # Ctrl-C, not the node limit
                 return self._resume(run, ply, first)
@@ -523,6 +593,9 @@ class CompiledEngine:
                 return self._resume(run, ply, first)
             found = out.tolist()  # with the seeded best move's line
         run.counters = found[_R_COUNTERS:_R_COUNTERS + 9]
+        if threaded:
+            run.counters = self._summed(run.counters)
+            run.threaded = True
         if run.counters[8]:
             raise ContractError(
                 f"kernel {self.kernel.name}: a game went on past max_plies = "
@@ -547,6 +620,96 @@ class CompiledEngine:
                            tuple([MoveValue(move, worth, bound)
                                   for move, worth, bound in entries]),
                            tuple(pv))
+
+    def _threaded_root(self, state: Any, depth: int, mode: int) -> None:
+        """:func:`search_root` of a solve to the end of the game on :attr:`threads` threads:
+        the main search (``search_root_parallel``, into ``self._out``) and the helpers
+        (``helper``), all without the interpreter lock, share the table. Once the main search
+        has answered, the helpers are stopped (their node limit set to 0) and joined.
+
+        The compiled threads cannot ask CPython about Ctrl-C (``PyOS_InterruptOccurred`` needs
+        the interpreter lock, which they do not hold), so this thread waits for them in
+        Python, where SIGINT's handler runs as usual: if it raises (``KeyboardInterrupt``),
+        every thread is stopped the same way and joined before the exception goes on; if it
+        returns, the search goes on.
+        """
+        module, ws, helpers = self._module, self._ws, self._helpers
+        if mode & _MODE_FRESH:  # emptied here, before any thread stores an entry
+            self._empty = False
+            self.new_search()
+            mode &= ~_MODE_FRESH
+        for helper in helpers:
+            helper[:_C_ABORTED + 1] = 0
+            helper[_C_DEEPEST] = 0
+            helper[_C_OVERFLOW] = 0
+            helper[_C_BY_DISTANCE] = ws[_C_BY_DISTANCE]
+            helper[_C_NODE_LIMIT] = _NO_LIMIT
+        busy = int(ws[_C_BUSY])
+        ws[busy:busy + (1 << _BUSY_BITS)] = 0  # no mark left by a stopped search
+        for view in (ws, *helpers):  # the busy marks on: the threads split the work
+            view[_C_BUSY_MASK] = (1 << _BUSY_BITS) - 1
+            view[_C_SPLIT_LEFT] = _SPLIT_LEFT
+            view[_C_FIRST_LEFT] = _FIRST_LEFT
+            view[_C_SPLIT_TOP] = 0
+        check = int(ws[_C_INTERRUPT_CHECK])
+        ws[_C_INTERRUPT_CHECK] = 0
+        failures: list[BaseException] = []
+
+        def run(done: threading.Event, function: Any, *args: Any) -> None:
+            try:
+                function(*args)
+            except BaseException as error:  # reported in the calling thread
+                failures.append(error)
+            finally:
+                done.set()
+
+        # Each thread says it is done through an event of its own, not Thread.join: in
+        # CPython 3.11 a join interrupted by KeyboardInterrupt can mark a running thread
+        # stopped (gh-90882), and a compiled thread must never outlive its search.
+        finished = [threading.Event() for _ in range(len(helpers) + 1)]
+        main = threading.Thread(target=run, name="gametree-search", daemon=True,
+                                args=(finished[0], module.search_root_parallel, state, 0,
+                                      depth, mode, ws, self._out))
+        others = [threading.Thread(target=run, name=f"gametree-helper-{number}", daemon=True,
+                                   args=(finished[number], module.helper, state, depth, mode,
+                                         helper, self._helper_out[number - 1]))
+                  for number, helper in enumerate(helpers, 1)]
+        started: list[threading.Event] = []
+        try:
+            # A KeyboardInterrupt inside Thread.start() could leave a thread that runs later,
+            # unseen by the waits below: SIGINT waits until every thread has started.
+            with interrupt.deferred():
+                for thread, done in zip((main, *others), finished, strict=True):
+                    thread.start()
+                    started.append(done)
+            while not finished[0].wait(0.1):
+                pass  # SIGINT's handler runs here, between two waits
+        finally:
+            for view in (ws, *helpers):  # stop whatever still runs (all, after Ctrl-C)
+                view[_C_NODE_LIMIT] = 0
+            _join_all(started)  # before the interrupt check comes back: it needs the GIL
+            ws[_C_NODE_LIMIT] = _NO_LIMIT
+            ws[_C_INTERRUPT_CHECK] = check
+            for view in (ws, *helpers):  # one thread's searches mark nothing
+                view[_C_BUSY_MASK] = 0
+            for helper in helpers:
+                helper[_C_NODE_LIMIT] = _NO_LIMIT
+                helper[_C_ABORTED] = 0
+        if failures:
+            raise failures[0]
+
+    def _summed(self, counters: Sequence[int]) -> list[int]:
+        """The main search's counters (the R_COUNTERS order) with the helpers' added: nodes,
+        leaves, evaluations, cut-offs, first-move cut-offs, table hits and entries summed; the
+        deepest ply the deepest any thread reached."""
+        summed = list(counters)
+        for helper in self._helpers:
+            for i, slot in enumerate((_C_NODES, _C_LEAVES, _C_EVALUATIONS, _C_CUTOFFS,
+                                      _C_FIRST_CUTOFFS, _C_TABLE_HITS, _C_ENTRIES)):
+                summed[i] += int(helper[slot])
+            summed[7] = max(summed[7], int(helper[_C_DEEPEST]))
+            summed[8] = max(summed[8], int(helper[_C_OVERFLOW]))
+        return summed
 
     def _resume(self, run: _Run, ply: int | None, first: int) -> _RootAnswer | None:
         """:meth:`_root`, stopped for Ctrl-C: hand the signal on (normally it raises); if its
@@ -583,9 +746,10 @@ class CompiledEngine:
             "time" if run.stop == "time" else "nodes" if run.stop == "nodes" else None)
         counters = run.counters
         # Positional arguments, in the fields' order: keywords cost a microsecond here.
+        threads = self.threads if self._helpers and run.threaded else 1
         stats = SearchStats(counters[0], counters[1], counters[2], counters[3], counters[4],
                             counters[5], counters[6], run.iterations, run.depth_reached,
-                            stopped, _clock() - run.started)
+                            stopped, _clock() - run.started, threads)
         return SearchResult(
             answer.best_move, answer.value, answer.moves, answer.pv, stats, ALGORITHM,
             "compiled", run.depth_reached if stopped else run.asked, not run.plain, outcome,
@@ -636,6 +800,8 @@ class _Run:
     last: Iteration[Any] | None = None
     counters: Sequence[int] = (0,) * 9
     """The counters as the latest compiled call left them (the R_COUNTERS order)."""
+    threaded: bool = False
+    """True once a multi-threaded search answered (its counters are summed over threads)."""
 
 
 @dataclass(slots=True)
@@ -648,9 +814,25 @@ class _RootAnswer:
     pv: tuple[Any, ...]
 
 
+def _join_all(finished: Sequence[threading.Event]) -> None:
+    """Wait until every thread has left its compiled call (its event set), even through
+    another Ctrl-C (re-raised at the end): a compiled thread left running would share its
+    workspace with the next search."""
+    again: KeyboardInterrupt | None = None
+    for done in finished:
+        while not done.is_set():
+            try:
+                done.wait()
+            except KeyboardInterrupt as error:
+                again = error
+    if again is not None:
+        raise again
+
+
 def _read_cycles(module: Any) -> int:
     """The processor's cycle counter, read by a compiled call (the batch loop's own clock)."""
     return int(module.clock())
 
 
-__all__ = ["ALGORITHM", "DEFAULT_TABLE_BITS", "BatchResult", "Bound", "CompiledEngine"]
+__all__ = ["ALGORITHM", "DEFAULT_TABLE_BITS", "MAX_THREADS", "BatchResult", "Bound",
+           "CompiledEngine", "resolve_threads"]

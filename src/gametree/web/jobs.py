@@ -125,7 +125,9 @@ class Workshop:
         """The search options of ``job`` within the server's limits: a depth above the
         limit is refused; the engine's time budget is the smaller of the one asked for and
         the limit."""
-        options = search_options(args, exact_root=job.command == "analyze")
+        # One thread per job: the server's own workers share the cores between clients.
+        options = replace(search_options(args, exact_root=job.command == "analyze"),
+                          threads=1)
         limits = self.limits
         if options.depth is not None and options.depth > limits.max_depth:
             raise LimitError(f"depth {options.depth} is more than this server searches "
