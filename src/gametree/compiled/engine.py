@@ -162,10 +162,14 @@ class CompiledEngine:
         """The helpers' answers (unused: the main search's is the answer)."""
         self._empty = True
         """True while the table holds nothing (so that emptying it can be skipped)."""
+        self._threads_ready = False
+        """True once the entry points of multi-threaded solves are loaded in this process."""
         if needs_compiling:
             # Compile every entry point now, so that the cache is complete and no later
             # process (nor a later call in this one) pauses to compile. A cached kernel is
-            # loaded one entry point at a time, on first use.
+            # loaded one entry point at a time, on first use. (The threaded solve's are
+            # compiled by the first engine with several threads: most programs never use
+            # them, and they cost a fifth of a kernel's compile.)
             with build.compiling(self._module):
                 self._warm_up()
 
@@ -221,10 +225,8 @@ class CompiledEngine:
         ws[_C_NODE_LIMIT] = 1  # stop at once: only the compilation matters here
         module.search_root(state, 1, 1, _MODE_LINE, ws, self._out)
         module.line(state, int(self._buffer[0]), 0, 1, ws, self._out)
-        # The entry points of multi-threaded solves, with one thread's workspace: the same
-        # argument types, so that every engine of this kernel finds them in the cache.
-        module.search_root_parallel(state, 0, _EXHAUSTIVE, _MODE_LINE, ws, self._out)
-        module.helper(state, _EXHAUSTIVE, 0, ws, self._out)
+        if self._helpers:
+            self._load_threads()
         empty = np.zeros(1, dtype=np.int64)
         module.solve_many(self._state_rows([state]), False, empty, empty.copy(),
                           empty.copy(), ws)
@@ -243,12 +245,31 @@ class CompiledEngine:
         if self._module.legal_moves(state, self._buffer) > 0:
             self._module.line(state, int(self._buffer[0]), 0, 1, ws, self._out)
         if self._helpers:
-            self._module.search_root_parallel(state, 0, _EXHAUSTIVE, _MODE_LINE, ws, self._out)
-            self._module.helper(state, _EXHAUSTIVE, 0, ws, self._out)
+            self._load_threads()
         ws[_C_NODE_LIMIT] = limit
         ws[_C_ABORTED] = 0
         self._empty = False
         self.new_search()
+
+    def _load_threads(self) -> None:
+        """Load the entry points of multi-threaded solves, or compile them (said first, through
+        the compile listener) when this machine's cache lacks them: once per engine, before its
+        first threaded solve."""
+        if self._threads_ready:
+            return
+        module, ws = self._module, self._ws
+        entries = (module.search_root_parallel, module.helper)
+        if not all(dispatcher.signatures or _in_cache(dispatcher) for dispatcher in entries):
+            build.notify(f"compiling the threaded solve of the {self.kernel.name} kernel "
+                         "(once)...")
+        limit, aborted = int(ws[_C_NODE_LIMIT]), int(ws[_C_ABORTED])
+        ws[_C_NODE_LIMIT] = 0  # stop at once: only the loading matters here
+        # With one thread's workspace: the argument types of every later call.
+        state = self.kernel.initial_state
+        module.search_root_parallel(state, 0, _EXHAUSTIVE, _MODE_LINE, ws, self._out)
+        module.helper(state, _EXHAUSTIVE, 0, ws, self._out)
+        ws[_C_NODE_LIMIT], ws[_C_ABORTED] = limit, aborted
+        self._threads_ready = True
 
     def _state_rows(self, states: Sequence[Any]) -> Any:
         size = self.kernel.state_size
@@ -633,6 +654,7 @@ class CompiledEngine:
         every thread is stopped the same way and joined before the exception goes on; if it
         returns, the search goes on.
         """
+        self._load_threads()
         module, ws, helpers = self._module, self._ws, self._helpers
         if mode & _MODE_FRESH:  # emptied here, before any thread stores an entry
             self._empty = False
@@ -759,6 +781,14 @@ class CompiledEngine:
 _clock = time.perf_counter
 
 _INT_ONLY = {int}
+
+def _in_cache(dispatcher: Any) -> bool:
+    """True if numba's cache holds machine code of ``dispatcher`` (its index file is there)."""
+    cache = getattr(dispatcher, "_cache", None)
+    cache_file = getattr(cache, "_cache_file", None)
+    index = getattr(cache_file, "_index_path", None)
+    return index is not None and os.path.exists(index)
+
 
 _SLOWEST_RATE = 200_000.0
 """Nodes per second assumed until an iteration lasts long enough to be timed: slower than any
