@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import sys
 import time as clock
-from collections.abc import Generator, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Hashable, Iterator, Sequence
 from typing import Any, Generic, Literal, TypeVar
 
 from ..game import Game, check_root, search_too_deep
@@ -123,7 +123,7 @@ class _Run(Generic[S, M]):
     iterations: int = 0
     exhaustive: bool = False
     current: RootSearch[S, M] | None = None
-    final: Mapping[str, int] | None = None
+    final: tuple[int, ...] | None = None
     """The searcher's counters when the search ended."""
 
     def __init__(self, root: S, player: int, limits: Limits, exact: bool, seed: int | None,
@@ -252,12 +252,15 @@ class Engine(Generic[S, M]):
         """:meth:`search` with its arguments in that order, all given: for the search
         service, which calls it for every search (keyword arguments cost a microsecond)."""
         limits = limits_of(depth, nodes, time)
-        if weak and (depth is not None or nodes is not None or time is not None):
-            raise ValueError("weak solving searches to the end of the game: give no depth, "
-                             "time or node budget")
         iterative = self.iterative
-        if iterative is None or weak:
-            iterative = limits.nodes is not None or limits.time is not None
+        if limits is not NO_LIMITS:
+            if weak:
+                raise ValueError("weak solving searches to the end of the game: give no "
+                                 "depth, time or node budget")
+            if iterative is None:
+                iterative = limits.nodes is not None or limits.time is not None
+        elif iterative is None or weak:
+            iterative = False
         run = self._start(state, limits, exact_root, seed, tracer, iterative)
         run.weak = weak
         try:
@@ -293,30 +296,33 @@ class Engine(Generic[S, M]):
 
     def _start(self, state: S | None, limits: Limits, exact_root: bool, seed: int | None,
                tracer: Tracer[S, M] | None, iterative: bool) -> _Run[S, M]:
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        if seed is not None and (seed.__class__ is bool or not isinstance(seed, int)):
             raise ValueError(f"seed must be an integer or None, got {seed!r}")
         root = self.game.initial_state() if state is None else state
         player, root_key = check_root(self.game, root)
-        generation = self.table.new_search() if self.table is not None else 0
-        self.order.age()
+        table = self.table
+        generation = table.new_search() if table is not None else 0
+        order = self.order
+        if order.use_history:
+            order.age()
         trace: Tracer[S, M] = tracer if tracer is not None else _UNTRACED
         # An exact solve may take complete table entries at any depth: its answer is the
         # game's. Depth-limited answers (iterations, budgets) take only their own depth's.
         solving = not iterative and limits is NO_LIMITS
         searcher: Any
         if trace.enabled:
-            searcher = TracedSearcher(self.game, self.table, self.order,
-                                      by_distance=self.by_distance, pvs=self.pvs, tracer=trace,
-                                      root_player=player)
+            searcher = TracedSearcher(self.game, table, order, by_distance=self.by_distance,
+                                      pvs=self.pvs, tracer=trace, root_player=player)
             searcher.solving = solving
         else:
-            if self._idle_searcher is not None:
+            searcher = self._idle_searcher
+            if searcher is not None:
                 # The inner loop of the last search: building its closures costs more than a
                 # small search.
-                searcher, self._idle_searcher = self._idle_searcher, None
+                self._idle_searcher = None
             else:
-                searcher = Searcher(self.game, self.table, self.order,
-                                    by_distance=self.by_distance, pvs=self.pvs)
+                searcher = Searcher(self.game, table, order, by_distance=self.by_distance,
+                                    pvs=self.pvs)
             searcher.reset(generation, solving)
         started = clock.perf_counter()
         deadline = None if limits.time is None else started + limits.time
@@ -335,12 +341,15 @@ class Engine(Generic[S, M]):
         run.final = counters = run.searcher.counters()
         table = self.table
         if table is not None:  # the searcher's table counters join the table's statistics
-            table.stores += counters["stores"]
-            table.kept += counters["kept"]
-        if isinstance(run.searcher, Searcher):
+            _, _, _, _, _, _, _, stores, kept, *_ = counters
+            table.stores += stores
+            table.kept += kept
+        if run.searcher.__class__ is Searcher:
             self._idle_searcher = run.searcher
 
     def _iterate(self, run: _Run[S, M]) -> Iterator[Iteration[M]]:
+        """The iterative-deepening loop of every search (a search without iterative
+        deepening runs it with one depth, or the probe depths of an exact solve)."""
         game = self.game
         root, limits = run.root, run.limits
         searcher = run.searcher
@@ -350,15 +359,17 @@ class Engine(Generic[S, M]):
             yield self._leaf_report(run, utility)
             return
         run.legal = legal
-        run.order = list(self.order.order(root, legal, None, 0, run.player)) \
-            if self.order.hint is not None and len(legal) > 1 else legal
+        order = self.order
+        run.order = list(order.order(root, legal, None, 0, run.player)) \
+            if order.hint is not None and len(legal) > 1 else legal
+        run.current = RootSearch(game, root, run.player, legal, searcher.negamax, run.tracer)
         target = UNLIMITED if limits.depth is None else limits.depth
         for depth in self._depths(run, target):
             if run.iterations == 1:
                 searcher.limit(limits.nodes, run.deadline)
             _, _, cuts_before, guesses_before, _ = searcher.tally()
             try:
-                found = self._iteration(run, depth)
+                self._iteration(run, depth)
             except RecursionError:
                 if run.last is None or not run.iterative:
                     raise search_too_deep(game, root, sys.getrecursionlimit() - 100) from None
@@ -375,7 +386,7 @@ class Engine(Generic[S, M]):
             run.iterations += 1
             run.exhaustive = tally[3] == guesses_before
             complete = tally[2] == cuts_before
-            report = self._finish_report(run, depth, *found, complete, tally)
+            report = self._finish_report(run, depth, complete, tally)
             run.last = report
             yield report
             if complete:
@@ -405,42 +416,40 @@ class Engine(Generic[S, M]):
             return _PROBED_SOLVE
         return [target]
 
-    def _iteration(self, run: _Run[S, M],
-                   depth: int) -> tuple[Value, M, tuple[MoveValue[M], ...]]:
-        """Search every root move to ``depth``: the root's value, the best move, every root
-        move's value (in the game's move order)."""
+    def _iteration(self, run: _Run[S, M], depth: int) -> None:
+        """Search every root move to ``depth`` (the answer is in ``run.current``)."""
+        root = run.current
+        assert root is not None
         trace = run.tracer
-        if run.iterative:
+        if root.traced and run.iterative:
             trace.iteration(depth)
         last = run.last
-        if last is not None and last.best_move is not None and run.current is not None:
+        if last is not None and last.best_move is not None:
             # This iteration tries the last one's best move first, then the rest by value.
-            values = run.current.values
+            values = root.values
             previous = last.best_move
             rest = sorted((move for move in run.order if move != previous),
                           key=lambda move: values[move][0], reverse=True)
             run.order = [previous, *rest]
         run.searcher.count_root()
-        trace.enter(run.root, 0, "MAX")
-        root = RootSearch(self.game, run.root, run.player, run.order, depth,
-                          run.searcher.negamax, trace)
-        run.current = root
+        root.start(depth, run.order)
+        if root.traced:
+            trace.enter(run.root, 0, "MAX")
         if run.weak:
             root.weak()
         elif run.exact:
             root.exact()
         elif self.window == "mtdf":
-            root.mtdf(run.last.value if run.last is not None else 0)
+            root.mtdf(last.value if last is not None else 0)
         else:
             root.pvs(self.pvs)  # positional: a keyword costs more in every small search
-        best, best_move, values = root.value, root.best_move, root.values
-        assert best_move is not None
+        assert root.best_move is not None
         if run.seed is not None:
-            tied = [move for move in run.legal if values[move][0] == best]
-            best_move = random.Random(run.seed).choice(tied)
-        trace.done(run.root, 0, "MAX", best, best_move)
-        moves = tuple([MoveValue(move, *values[move]) for move in run.legal])
-        return best, best_move, moves
+            values = root.values
+            tied = [move for move in run.legal if values[move][0] == root.value]
+            root.best_move = random.Random(run.seed).choice(tied)
+        if root.traced:
+            trace.done(run.root, 0, "MAX", root.value, root.best_move)
 
     # -- reports and results -----------------------------------------------------------------
 
@@ -456,27 +465,39 @@ class Engine(Generic[S, M]):
                          bound, finished, complete, outcome, plies)
 
     def _table_entries(self) -> int:
-        return 0 if self.table is None else len(self.table)
+        return 0 if self.table is None else len(self.table.entries)
 
-    def _finish_report(self, run: _Run[S, M], depth: int, value: Value, best_move: M,
-                       moves: tuple[MoveValue[M], ...], complete: bool,
+    def _finish_report(self, run: _Run[S, M], depth: int, complete: bool,
                        tally: tuple[int, int, int, int, int]) -> Iteration[M]:
-        """The report of a finished iteration: with its line, completeness and proof."""
+        """The report of a finished iteration: every root move's value, the line, whether
+        it is complete and what it proves; the root's answer goes to the table."""
+        root = run.current
+        assert root is not None
+        value, best_move, values = root.value, root.best_move, root.values
+        assert best_move is not None
+        moves = tuple([MoveValue(move, *values[move]) for move in run.legal])
         deepest = tally[4]
         if run.weak:  # signs, not values: nothing for the table, and no line beyond the move
             outcome = classify(value, by_distance=False,
                                exhaustive=run.exhaustive and complete)[0]
-            return self._report(run, tally, deepest, value, best_move, moves, (best_move,),
-                                complete=complete, outcome=outcome)
+            return Iteration(deepest, value, best_move, (best_move,), moves, tally[0],
+                             clock.perf_counter() - run.started, self._table_entries(),
+                             tally[1], "exact", True, complete, outcome, None)
         outcome, plies = classify(value, by_distance=self.by_distance,
                                   exhaustive=run.exhaustive and complete)
-        self._store_root(run, depth, value, best_move, complete, deepest)
+        table = self.table
+        if table is not None:  # the root's value and best move, as any searched position's
+            table.store(run.key, COMPLETE + deepest if complete else depth,
+                        EXACT if run.exhaustive else EXACT | HEURISTIC, value, best_move)
         # A complete iteration's table holds the rest of the line beyond its depth.
         pv = self._pv(run, UNLIMITED if complete else depth, best_move, value)
         # A search straight to the end, or one no depth limit cut, reports how deep it went.
         reached = deepest if depth >= UNLIMITED or (complete and not run.iterative) else depth
-        return self._report(run, tally, reached, value, best_move, moves, pv,
-                            complete=complete, outcome=outcome, plies=plies)
+        # Positional arguments, in the fields' order: keywords cost a microsecond here.
+        return Iteration(reached, value, best_move, pv, moves, tally[0],
+                         clock.perf_counter() - run.started,
+                         0 if table is None else len(table.entries), tally[1], "exact", True,
+                         complete, outcome, plies)
 
     def _partial_report(self, run: _Run[S, M], depth: int) -> Iteration[M] | None:
         """The report of an iteration stopped half-way, if it proved a better move."""
@@ -522,22 +543,12 @@ class Engine(Generic[S, M]):
                        for entry in report.moves)
         return _proven_within(report.value, report.depth)
 
-    def _store_root(self, run: _Run[S, M], depth: int, value: Value, best_move: M,
-                    complete: bool, height: int) -> None:
-        """Remember the root's value and best move, as any searched position (``height``:
-        how deep the search's lines reached, at least)."""
-        if self.table is None:
-            return
-        flags = EXACT if run.exhaustive else EXACT | HEURISTIC
-        self.table.store(run.key, COMPLETE + height if complete else depth,
-                         flags, value, best_move)
-
     def _result(self, run: _Run[S, M]) -> SearchResult[M]:
         """The :class:`SearchResult` of a finished run."""
         report = run.last
         assert report is not None
-        counters = run.final
-        assert counters is not None  # set when the run ended
+        assert run.final is not None  # set when the run ended
+        nodes, leaves, evaluations, cutoffs, first_cutoffs, _, hits, *_ = run.final
         moves = report.moves
         requested = run.limits.depth
         if run.stop == "proven" and (requested is None or report.depth < requested):
@@ -551,11 +562,9 @@ class Engine(Generic[S, M]):
         stopped: Literal["time", "nodes"] | None = (
             "time" if run.stop == "time" else "nodes" if run.stop == "nodes" else None)
         # Positional arguments, in the fields' order: keywords cost a microsecond here.
-        stats = SearchStats(
-            counters["nodes"], counters["leaves"], counters["evaluations"],
-            counters["cutoffs"], counters["first_cutoffs"], counters["hits"],
-            self._table_entries(), run.iterations, report.depth, stopped,
-            clock.perf_counter() - run.started)
+        stats = SearchStats(nodes, leaves, evaluations, cutoffs, first_cutoffs, hits,
+                            self._table_entries(), run.iterations, report.depth, stopped,
+                            clock.perf_counter() - run.started)
         # The depth of the search the answer comes from: the one asked for, or the deepest
         # completed when a budget ended the search first.
         # (No depth asked, yet stopped by depth: by the deepest Python's recursion allows.)
@@ -572,16 +581,18 @@ class Engine(Generic[S, M]):
     def _pv(self, run: _Run[S, M], depth: int, best_move: M, value: Value) -> tuple[M, ...]:
         """The principal variation (see :mod:`gametree.engine.line`), read quietly: the
         confirmation searches are not part of a trace."""
+        root = run.current
+        assert root is not None
         searcher = run.searcher
-        after = run.current.children[best_move][0] if run.current is not None else None
-        quiet = isinstance(searcher, TracedSearcher)
-        if quiet:
-            searcher.trace = _UNTRACED
-        try:
-            # Positional arguments: keywords cost more in every small search.
+        # Positional arguments: keywords cost more in every small search.
+        if not root.traced:
             return principal_variation(self.game, self.table, searcher.negamax,
                                        self.by_distance, run.root, run.player, depth,
-                                       best_move, value, after)
+                                       best_move, value, root.children[best_move][0])
+        searcher.trace = _UNTRACED
+        try:
+            return principal_variation(self.game, self.table, searcher.negamax,
+                                       self.by_distance, run.root, run.player, depth,
+                                       best_move, value, root.children[best_move][0])
         finally:
-            if quiet:
-                searcher.trace = run.tracer
+            searcher.trace = run.tracer

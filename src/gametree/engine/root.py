@@ -40,29 +40,42 @@ such as fine-grained floats, can make it creep) and finishes with one full-windo
 
 
 class RootSearch(Generic[S, M]):
-    """The root moves of one iteration to ``depth`` and the drivers that value them."""
+    """The root moves of one search and the drivers that value them, one iteration (one
+    depth) at a time: :meth:`start` begins an iteration, a driver runs it.
 
-    def __init__(self, game: Game[S, M], root: S, player: int, order: Sequence[M], depth: int,
+    The root's children are played once, when the search starts, not at every iteration."""
+
+    def __init__(self, game: Game[S, M], root: S, player: int, legal: Sequence[M],
                  negamax: Negamax, tracer: Tracer[S, M]) -> None:
         self.root = root
-        self.order = list(order)
-        """The root moves in the order tried (the previous best first)."""
-        self.depth = depth
         self.trace = tracer
+        self.traced = tracer.enabled
+        """False for an untraced search: the drivers then skip the tracer's calls."""
         self.player = player
         self.negamax = negamax
         self.children: dict[M, tuple[S, int]] = {}
-        for move in self.order:
+        """Each root move's position and the player to move there."""
+        for move in legal:
             child = game.play(root, move)
             self.children[move] = (child, checked_player(game, child))
+        self.order: Sequence[M] = legal
+        """The root moves in the order tried (the previous best first)."""
+        self.depth = 0
         self.values: dict[M, tuple[Value, Bound]] = {}
         """Each root move's value or bound once a driver has run."""
         self.best_move: M | None = None
         self.value: Value = -inf
         self.better: tuple[M, Value, Bound] | None = None
         """A move proven better than the first one (with its value or lower bound), if any."""
-        self.researches = 0
-        """Root moves searched a second time (PVS re-searches, MTD(f) steps after the first)."""
+
+    def start(self, depth: int, order: Sequence[M]) -> None:
+        """Begin an iteration to ``depth`` that tries the root moves in ``order``."""
+        self.depth = depth
+        self.order = order
+        self.values = {}
+        self.best_move = None
+        self.value = -inf
+        self.better = None
 
     def search(self, move: M, low: Value, high: Value) -> Value:
         """The value of ``move`` for the root player, searched with the window (low, high)."""
@@ -76,11 +89,12 @@ class RootSearch(Generic[S, M]):
     def pvs(self, null_window: bool = True) -> None:
         """Principal variation search over the root moves (plain alpha-beta, each move with
         the window ``(best so far, +inf)``, if ``null_window`` is off)."""
-        trace = self.trace
+        trace, traced = self.trace, self.traced
         best: Value = -inf
         null_window = null_window and self.depth > 1  # leaves come back exact anyway
         for index, move in enumerate(self.order):
-            trace.try_move(self.root, 0, "MAX", move)
+            if traced:
+                trace.try_move(self.root, 0, "MAX", move)
             if index == 0 or not null_window:
                 value = self.search(move, best, inf)
             else:
@@ -88,7 +102,6 @@ class RootSearch(Generic[S, M]):
                 if value > best:
                     prior = self.better
                     self.better = (move, value, "lower")  # better, exact value not known yet
-                    self.researches += 1
                     value = self.search(move, best, inf)
                     if value <= best:  # the full search did not confirm it (search instability)
                         self.better = prior
@@ -99,7 +112,8 @@ class RootSearch(Generic[S, M]):
                 self.best_move = move
                 if index > 0:
                     self.better = (move, value, "exact")
-            trace.scored(self.root, 0, "MAX", move, value, best, inf)
+            if traced:
+                trace.scored(self.root, 0, "MAX", move, value, best, inf)
         self.value = best
 
     def mtdf(self, guess: Value) -> None:
@@ -120,7 +134,6 @@ class RootSearch(Generic[S, M]):
                 best_move = cut_move
                 if cut_move != self.order[0]:
                     self.better = (cut_move, value, "lower")
-        self.researches += steps - 1
         if lower != upper or best_move is None:
             # Too many steps, or an inconsistent answer (the table mixed depths): settle it
             # with one full-window search.

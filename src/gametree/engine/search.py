@@ -63,7 +63,9 @@ Negamax = Callable[[Any, int, int, int, Value, Value], Value]
 
 COUNTERS = ("nodes", "leaves", "evaluations", "cutoffs", "first_cutoffs", "probes", "hits",
             "stores", "kept", "researches", "cuts", "guesses", "deepest")
-"""The counters a searcher keeps, in the order :meth:`Searcher.counters` returns them."""
+"""The counters a searcher keeps, in the order :meth:`Searcher.counters` returns them (``probes``:
+table look-ups; ``cuts``: nodes the depth limit cut; ``guesses``: heuristic estimates;
+``deepest``: the deepest ply reached)."""
 
 
 class SearchStopped(Exception):  # noqa: N818 -- a signal that a budget ran out, not an error
@@ -98,7 +100,7 @@ class Searcher(Generic[S, M]):
     """
 
     negamax: Negamax
-    counters: Callable[[], dict[str, int]]
+    counters: Callable[[], tuple[int, ...]]
     tally: Callable[[], tuple[int, int, int, int, int]]
     limit: Callable[[int | None, float | None], None]
     reset: Callable[[int, bool], None]
@@ -377,15 +379,12 @@ class Searcher(Generic[S, M]):
                     stores += 1
             return best
 
-        def counters() -> dict[str, int]:
-            return {
-                "nodes": nodes, "leaves": leaves, "evaluations": evaluations,
-                "cutoffs": cutoffs, "first_cutoffs": first_cutoffs,
-                # Every look-up ends in a hit, a horizon, or a store (written or kept).
-                "probes": hits + stores + kept + horizons if table_on else 0,
-                "hits": hits, "stores": stores, "kept": kept, "researches": researches,
-                "cuts": cuts, "guesses": guesses, "deepest": deepest,
-            }
+        def counters() -> tuple[int, ...]:
+            """Every counter, in the order of :data:`COUNTERS`."""
+            # Every look-up ends in a hit, a horizon, or a store (written or kept).
+            return (nodes, leaves, evaluations, cutoffs, first_cutoffs,
+                    hits + stores + kept + horizons if table_on else 0, hits, stores, kept,
+                    researches, cuts, guesses, deepest)
 
         def tally() -> tuple[int, int, int, int, int]:
             """``(nodes, hits, cuts, guesses, deepest)``: what the engine reads between

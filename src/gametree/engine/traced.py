@@ -62,9 +62,9 @@ class TracedSearcher(Generic[S, M]):
 
     # -- the interface the engine uses -------------------------------------------------------
 
-    def counters(self) -> dict[str, int]:
-        """The counters so far (a copy)."""
-        return dict(self.count)
+    def counters(self) -> tuple[int, ...]:
+        """The counters so far, in the order of :data:`~gametree.engine.search.COUNTERS`."""
+        return tuple(self.count.values())
 
     def tally(self) -> tuple[int, int, int, int, int]:
         """``(nodes, hits, cuts, guesses, deepest)``, as :meth:`Searcher.tally` gives them."""
