@@ -93,7 +93,8 @@ def search(game: Game[S, M], state: S | None = None, options: SearchOptions | No
     the answer is its exact one, with ``algorithm == "database"`` and zero statistics, and no
     search runs; elsewhere the search runs as without it.
     """
-    options = _with_changes(options, changes)
+    if changes or options is None or options.__class__ is not SearchOptions:
+        options = _with_changes(options, changes)
     root = game.initial_state() if state is None else state
     if database is not None:
         found = _probe(database, root, options, tracer)
@@ -330,14 +331,20 @@ class _EnginePlan(_Plan[S, M]):
 
     def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
         options = self.options
-        engine = self._borrow() if session is None else session._python_engine(options)
+        if session is not None:
+            return session._python_engine(options).run_search(
+                root, options.depth, options.time, options.nodes, options.exact_root,
+                options.seed, self.tracer, options.weak)
+        idle = self._idle
+        # _borrow and _give_back, written out: this runs for every one-shot search.
+        engine = idle.pop() if idle else _new_engine(self.game, options)
         try:
             return engine.run_search(root, options.depth, options.time, options.nodes,
                                      options.exact_root, options.seed, self.tracer,
                                      options.weak)
         finally:
-            if session is None:
-                self._give_back(engine)
+            engine.clear()
+            idle.append(engine)
 
     def iterate(self, root: S, session: SearchSession[S, M] | None) -> Iterator[Iteration[M]]:
         options = self.options

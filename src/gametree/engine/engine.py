@@ -108,39 +108,31 @@ def make_table(table: TranspositionTable | int | bool | None) -> TranspositionTa
                      f"got {table!r}")
 
 
-class _Run(Generic[S, M]):
-    """The bookkeeping of one search: its root, limits, searcher and progress.
-
-    A plain class, not a dataclass: the fields that start the same in every search are class
-    attributes until a search sets them (a dataclass's ``__init__`` assigns all twenty, a
-    microsecond of every small search)."""
-
-    weak: bool = False
-    legal: Sequence[M] = ()
-    order: Sequence[M] = ()
-    last: Iteration[M] | None = None
-    stop: StopReason | None = None
-    iterations: int = 0
-    exhaustive: bool = False
-    current: RootSearch[S, M] | None = None
-    final: tuple[int, ...] | None = None
-    """The searcher's counters when the search ended."""
+class _Run(RootSearch[S, M]):
+    """One search: its root moves and their drivers (a :class:`RootSearch`), its limits,
+    searcher and progress."""
 
     def __init__(self, root: S, player: int, limits: Limits, exact: bool, seed: int | None,
                  searcher: Any, tracer: Tracer[S, M], started: float, deadline: float | None,
-                 iterative: bool, key: Hashable) -> None:
-        self.root = root
-        self.player = player
+                 iterative: bool, key: Hashable, weak: bool) -> None:
+        RootSearch.__init__(self, root, player, searcher.negamax, tracer)
         self.limits = limits
         self.exact = exact
         self.seed = seed
         self.searcher = searcher
-        self.tracer = tracer
         self.started = started
         self.deadline = deadline
         self.iterative = iterative
         self.key = key
         """The root's key."""
+        self.weak = weak
+        self.legal: Sequence[M] = ()
+        self.last: Iteration[M] | None = None
+        self.stop: StopReason | None = None
+        self.iterations = 0
+        self.exhaustive = False
+        self.final: tuple[int, ...] | None = None
+        """The searcher's counters when the search ended."""
 
 
 class Engine(Generic[S, M]):
@@ -220,7 +212,7 @@ class Engine(Generic[S, M]):
         implies it. ``tracer`` receives every step (a slower search path).
         """
         run = self._start(state, limits_of(depth, nodes, time), exact_root, seed, tracer,
-                          self.iterative is not False)
+                          self.iterative is not False, False)
         return self._iterations(run)
 
     def search(
@@ -261,8 +253,7 @@ class Engine(Generic[S, M]):
                 iterative = limits.nodes is not None or limits.time is not None
         elif iterative is None or weak:
             iterative = False
-        run = self._start(state, limits, exact_root, seed, tracer, iterative)
-        run.weak = weak
+        run = self._start(state, limits, exact_root, seed, tracer, iterative, weak)
         try:
             for _report in self._iterate(run):
                 pass
@@ -295,7 +286,7 @@ class Engine(Generic[S, M]):
     # -- one search --------------------------------------------------------------------------
 
     def _start(self, state: S | None, limits: Limits, exact_root: bool, seed: int | None,
-               tracer: Tracer[S, M] | None, iterative: bool) -> _Run[S, M]:
+               tracer: Tracer[S, M] | None, iterative: bool, weak: bool) -> _Run[S, M]:
         if seed is not None and (seed.__class__ is bool or not isinstance(seed, int)):
             raise ValueError(f"seed must be an integer or None, got {seed!r}")
         root = self.game.initial_state() if state is None else state
@@ -327,7 +318,7 @@ class Engine(Generic[S, M]):
         started = clock.perf_counter()
         deadline = None if limits.time is None else started + limits.time
         return _Run(root, player, limits, exact_root or seed is not None, seed, searcher, trace,
-                    started, deadline, iterative, root_key)
+                    started, deadline, iterative, root_key, weak)
 
     def _iterations(self, run: _Run[S, M]) -> Generator[Iteration[M], None, None]:
         try:
@@ -341,9 +332,8 @@ class Engine(Generic[S, M]):
         run.final = counters = run.searcher.counters()
         table = self.table
         if table is not None:  # the searcher's table counters join the table's statistics
-            _, _, _, _, _, _, _, stores, kept, *_ = counters
-            table.stores += stores
-            table.kept += kept
+            table.stores += counters[7]  # COUNTERS: ..., "stores", "kept", ...
+            table.kept += counters[8]
         if run.searcher.__class__ is Searcher:
             self._idle_searcher = run.searcher
 
@@ -359,10 +349,10 @@ class Engine(Generic[S, M]):
             yield self._leaf_report(run, utility)
             return
         run.legal = legal
+        run.play_children(game, legal)
         order = self.order
-        run.order = list(order.order(root, legal, None, 0, run.player)) \
-            if order.hint is not None and len(legal) > 1 else legal
-        run.current = RootSearch(game, root, run.player, legal, searcher.negamax, run.tracer)
+        if order.hint is not None and len(legal) > 1:
+            run.order = list(order.order(root, legal, None, 0, run.player))
         target = UNLIMITED if limits.depth is None else limits.depth
         for depth in self._depths(run, target):
             if run.iterations == 1:
@@ -417,39 +407,37 @@ class Engine(Generic[S, M]):
         return [target]
 
     def _iteration(self, run: _Run[S, M], depth: int) -> None:
-        """Search every root move to ``depth`` (the answer is in ``run.current``)."""
-        root = run.current
-        assert root is not None
-        trace = run.tracer
-        if root.traced and run.iterative:
+        """Search every root move to ``depth`` (the answer is in ``run``'s root fields)."""
+        trace = run.trace
+        if run.traced and run.iterative:
             trace.iteration(depth)
         last = run.last
         if last is not None and last.best_move is not None:
             # This iteration tries the last one's best move first, then the rest by value.
-            values = root.values
+            values = run.values
             previous = last.best_move
             rest = sorted((move for move in run.order if move != previous),
-                          key=lambda move: values[move][0], reverse=True)
+                          key=lambda move: values[move].value, reverse=True)
             run.order = [previous, *rest]
         run.searcher.count_root()
-        root.start(depth, run.order)
-        if root.traced:
+        run.start(depth)
+        if run.traced:
             trace.enter(run.root, 0, "MAX")
         if run.weak:
-            root.weak()
+            run.weak_signs()
         elif run.exact:
-            root.exact()
+            run.exact_values()
         elif self.window == "mtdf":
-            root.mtdf(last.value if last is not None else 0)
+            run.mtdf(last.value if last is not None else 0)
         else:
-            root.pvs(self.pvs)  # positional: a keyword costs more in every small search
-        assert root.best_move is not None
+            run.pvs(self.pvs)  # positional: a keyword costs more in every small search
+        assert run.best_move is not None
         if run.seed is not None:
-            values = root.values
-            tied = [move for move in run.legal if values[move][0] == root.value]
-            root.best_move = random.Random(run.seed).choice(tied)
-        if root.traced:
-            trace.done(run.root, 0, "MAX", root.value, root.best_move)
+            values = run.values
+            tied = [move for move in run.legal if values[move].value == run.value]
+            run.best_move = random.Random(run.seed).choice(tied)
+        if run.traced:
+            trace.done(run.root, 0, "MAX", run.value, run.best_move)
 
     # -- reports and results -----------------------------------------------------------------
 
@@ -471,11 +459,9 @@ class Engine(Generic[S, M]):
                        tally: tuple[int, int, int, int, int]) -> Iteration[M]:
         """The report of a finished iteration: every root move's value, the line, whether
         it is complete and what it proves; the root's answer goes to the table."""
-        root = run.current
-        assert root is not None
-        value, best_move, values = root.value, root.best_move, root.values
+        value, best_move, values = run.value, run.best_move, run.values
         assert best_move is not None
-        moves = tuple([MoveValue(move, *values[move]) for move in run.legal])
+        moves = tuple(map(values.__getitem__, run.legal))  # in the game's move order
         deepest = tally[4]
         if run.weak:  # signs, not values: nothing for the table, and no line beyond the move
             outcome = classify(value, by_distance=False,
@@ -501,9 +487,9 @@ class Engine(Generic[S, M]):
 
     def _partial_report(self, run: _Run[S, M], depth: int) -> Iteration[M] | None:
         """The report of an iteration stopped half-way, if it proved a better move."""
-        if run.current is None or run.current.better is None or run.last is None:
+        if run.better is None or run.last is None:
             return None
-        move, value, bound = run.current.better
+        move, value, bound = run.better
         if move == run.last.best_move:
             return None
         moves = tuple(entry if entry.move != move else MoveValue(move, value, bound)
@@ -581,18 +567,19 @@ class Engine(Generic[S, M]):
     def _pv(self, run: _Run[S, M], depth: int, best_move: M, value: Value) -> tuple[M, ...]:
         """The principal variation (see :mod:`gametree.engine.line`), read quietly: the
         confirmation searches are not part of a trace."""
-        root = run.current
-        assert root is not None
+        after = run.children[best_move][0]
+        if depth <= 1 or self.game.outcome(after) is not None:
+            return (best_move,)  # the line ends with its first move: nothing to read
         searcher = run.searcher
         # Positional arguments: keywords cost more in every small search.
-        if not root.traced:
+        if not run.traced:
             return principal_variation(self.game, self.table, searcher.negamax,
                                        self.by_distance, run.root, run.player, depth,
-                                       best_move, value, root.children[best_move][0])
+                                       best_move, value, after)
         searcher.trace = _UNTRACED
         try:
             return principal_variation(self.game, self.table, searcher.negamax,
                                        self.by_distance, run.root, run.player, depth,
-                                       best_move, value, root.children[best_move][0])
+                                       best_move, value, after)
         finally:
-            searcher.trace = run.tracer
+            searcher.trace = run.trace

@@ -10,9 +10,9 @@ the best move, the value, and each root move's value or bound. Three drivers:
   whole root, each asking "is the value at least β?", moving β to the bound each answer
   returns until the lower and upper bounds meet. It starts from a guess (the previous
   iteration's value) and relies on the table to make the repeated searches cheap.
-* :meth:`RootSearch.exact` — every root move's exact value, each move searched on its own
+* :meth:`RootSearch.exact_values` — every root move's exact value, each move searched on its own
   (``analyze``, and ``seed`` tie-breaking, need them).
-* :meth:`RootSearch.weak` — only the sign of each move's value (win, draw or loss), with a
+* :meth:`RootSearch.weak_signs` — only the sign of each move's value (win, draw or loss), with a
   window around 0, until a move is found that keeps the best result.
 
 While a driver runs, :attr:`RootSearch.better` holds a move proven better than the first
@@ -26,7 +26,7 @@ from math import inf, nextafter
 from typing import Generic, TypeVar
 
 from ..game import Game, checked_player
-from ..result import Bound
+from ..result import Bound, MoveValue
 from ..trace import Tracer
 from ..values import Value
 from .search import Negamax
@@ -41,37 +41,43 @@ such as fine-grained floats, can make it creep) and finishes with one full-windo
 
 class RootSearch(Generic[S, M]):
     """The root moves of one search and the drivers that value them, one iteration (one
-    depth) at a time: :meth:`start` begins an iteration, a driver runs it.
+    depth) at a time: :meth:`play_children` once, then for each iteration :meth:`start` and
+    a driver. (The engine's record of a search is a RootSearch: one object per search.)"""
 
-    The root's children are played once, when the search starts, not at every iteration."""
-
-    def __init__(self, game: Game[S, M], root: S, player: int, legal: Sequence[M],
-                 negamax: Negamax, tracer: Tracer[S, M]) -> None:
+    def __init__(self, root: S, player: int, negamax: Negamax, tracer: Tracer[S, M]) -> None:
         self.root = root
+        self.player = player
+        self.negamax = negamax
         self.trace = tracer
         self.traced = tracer.enabled
         """False for an untraced search: the drivers then skip the tracer's calls."""
-        self.player = player
-        self.negamax = negamax
         self.children: dict[M, tuple[S, int]] = {}
         """Each root move's position and the player to move there."""
-        for move in legal:
-            child = game.play(root, move)
-            self.children[move] = (child, checked_player(game, child))
-        self.order: Sequence[M] = legal
+        self.values: dict[M, MoveValue[M]] = {}
+        """Each root move's value or bound once a driver has run."""
+        self.order: Sequence[M] = ()
         """The root moves in the order tried (the previous best first)."""
         self.depth = 0
-        self.values: dict[M, tuple[Value, Bound]] = {}
-        """Each root move's value or bound once a driver has run."""
         self.best_move: M | None = None
         self.value: Value = -inf
         self.better: tuple[M, Value, Bound] | None = None
         """A move proven better than the first one (with its value or lower bound), if any."""
 
-    def start(self, depth: int, order: Sequence[M]) -> None:
-        """Begin an iteration to ``depth`` that tries the root moves in ``order``."""
+    def play_children(self, game: Game[S, M], legal: Sequence[M]) -> None:
+        """Play every root move once (each iteration searches the same children)."""
+        play, to_move, children = game.play, game.to_move, self.children
+        root = self.root
+        for move in legal:
+            child = play(root, move)
+            mover = to_move(child)
+            if mover.__class__ is not int or not 0 <= mover <= 1:
+                checked_player(game, child)  # raises, saying why
+            children[move] = (child, mover)
+        self.order = legal
+
+    def start(self, depth: int) -> None:
+        """Begin an iteration to ``depth`` that tries the root moves in :attr:`order`."""
         self.depth = depth
-        self.order = order
         self.values = {}
         self.best_move = None
         self.value = -inf
@@ -106,7 +112,7 @@ class RootSearch(Generic[S, M]):
                     if value <= best:  # the full search did not confirm it (search instability)
                         self.better = prior
             bound: Bound = "exact" if value > best or index == 0 else "upper"
-            self.values[move] = (value, bound)
+            self.values[move] = MoveValue(move, value, bound)
             if value > best:
                 best = value
                 self.best_move = move
@@ -144,11 +150,11 @@ class RootSearch(Generic[S, M]):
         self.best_move = best_move
         for move in self.order:
             if move == best_move:
-                self.values[move] = (lower, "exact")
+                self.values[move] = MoveValue(move, lower, "exact")
             else:
-                self.values[move] = (min(ceiling[move], lower), "upper")
+                self.values[move] = MoveValue(move, min(ceiling[move], lower), "upper")
         for move in self.order:
-            self.trace.scored(self.root, 0, "MAX", move, self.values[move][0], lower, inf)
+            self.trace.scored(self.root, 0, "MAX", move, self.values[move].value, lower, inf)
 
     def _test(self, beta: Value, ceiling: dict[M, Value]) -> tuple[Value, M | None]:
         """Is the root worth at least ``beta``? Returns the fail-soft bound and the move that
@@ -164,7 +170,7 @@ class RootSearch(Generic[S, M]):
             ceiling[move] = min(ceiling[move], value)
         return best, None
 
-    def weak(self) -> None:
+    def weak_signs(self) -> None:
         """Signs only: each move is valued 1, 0 or -1 (a win, a draw or a loss for the root
         player, or a positive, zero or negative estimate), searched with the narrowest window
         around 0 that tells them apart, until a move wins. A move refuted by that window is
@@ -175,7 +181,7 @@ class RootSearch(Generic[S, M]):
         best = -2
         for move in self.order:
             if best == 1:
-                self.values[move] = (1, "upper")
+                self.values[move] = MoveValue(move, 1, "upper")
                 continue
             self.trace.try_move(self.root, 0, "MAX", move)
             value = self.search(move, low, tiny)
@@ -187,21 +193,21 @@ class RootSearch(Generic[S, M]):
                     self.better = (move, sign, "exact")
                 if sign == 0:
                     low = 0.0  # from now on, only a win is worth knowing
-                self.values[move] = (sign, "exact")
+                self.values[move] = MoveValue(move, sign, "exact")
             elif sign < 0 or low < 0:
-                self.values[move] = (sign, "exact")
+                self.values[move] = MoveValue(move, sign, "exact")
             else:  # searched with (0, tiny): at most a draw
-                self.values[move] = (0, "upper")
+                self.values[move] = MoveValue(move, 0, "upper")
             self.trace.scored(self.root, 0, "MAX", move, sign, best, inf)
         self.value = best
 
-    def exact(self) -> None:
+    def exact_values(self) -> None:
         """Every root move's exact value (each with a full window)."""
         best: Value = -inf
         for move in self.order:
             self.trace.try_move(self.root, 0, "MAX", move)
             value = self.search(move, -inf, inf)
-            self.values[move] = (value, "exact")
+            self.values[move] = MoveValue(move, value, "exact")
             if value > best:
                 best = value
                 self.best_move = move
