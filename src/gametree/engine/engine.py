@@ -397,14 +397,14 @@ class Engine(Generic[S, M]):
         """The depths the iterations search to, one after another."""
         limits = run.limits
         if run.weak:
-            return [target]
+            return (target,)
         if run.iterative:
             return range(1, target + 1)
         if limits.nodes is not None or limits.time is not None:
-            return [1, target] if target > 1 else [1]  # depth 1 first: always have a move
+            return (1, target) if target > 1 else (1,)  # depth 1 first: always have a move
         if limits.depth is None:
             return _PROBED_SOLVE
-        return [target]
+        return (target,)
 
     def _iteration(self, run: _Run[S, M], depth: int) -> None:
         """Search every root move to ``depth`` (the answer is in ``run``'s root fields)."""
@@ -475,8 +475,10 @@ class Engine(Generic[S, M]):
         if table is not None:  # the root's value and best move, as any searched position's
             table.store(run.key, COMPLETE + deepest if complete else depth,
                         EXACT if run.exhaustive else EXACT | HEURISTIC, value, best_move)
-        # A complete iteration's table holds the rest of the line beyond its depth.
-        pv = self._pv(run, UNLIMITED if complete else depth, best_move, value)
+        # A complete iteration's table holds the rest of the line beyond its depth (no line
+        # reaches beyond the deepest ply the search saw).
+        pv = (best_move,) if deepest <= 1 else \
+            self._pv(run, UNLIMITED if complete else depth, best_move, value)
         # A search straight to the end, or one no depth limit cut, reports how deep it went.
         reached = deepest if depth >= UNLIMITED or (complete and not run.iterative) else depth
         # Positional arguments, in the fields' order: keywords cost a microsecond here.
@@ -545,17 +547,20 @@ class Engine(Generic[S, M]):
                 else MoveValue(entry.move, report.value, "upper")
                 for entry in moves
             )
-        stopped: Literal["time", "nodes"] | None = (
-            "time" if run.stop == "time" else "nodes" if run.stop == "nodes" else None)
+        stop = run.stop
+        stopped: Literal["time", "nodes"] | None = \
+            stop if stop in ("time", "nodes") else None
         # Positional arguments, in the fields' order: keywords cost a microsecond here.
+        table = self.table
         stats = SearchStats(nodes, leaves, evaluations, cutoffs, first_cutoffs, hits,
-                            self._table_entries(), run.iterations, report.depth, stopped,
+                            0 if table is None else len(table.entries), run.iterations,
+                            report.depth, stopped,
                             clock.perf_counter() - run.started)
         # The depth of the search the answer comes from: the one asked for, or the deepest
         # completed when a budget ended the search first.
         # (No depth asked, yet stopped by depth: by the deepest Python's recursion allows.)
         depth = report.depth if stopped is not None or (
-            run.stop == "depth" and requested is None) else requested
+            stop == "depth" and requested is None) else requested
         return SearchResult(
             report.best_move, report.value, moves, report.pv, stats, ALGORITHM, "python",
             depth, self.by_distance and not run.weak, report.outcome,
