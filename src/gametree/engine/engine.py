@@ -281,7 +281,9 @@ class Engine(Generic[S, M]):
         """Forget everything learnt: the table's entries, killer moves and history."""
         if self.table is not None:
             self.table.clear()
-        self.order.clear()
+        order = self.order
+        if order.killers or order.use_history:  # a search without cut-offs records none
+            order.clear()
 
     # -- one search --------------------------------------------------------------------------
 
@@ -337,12 +339,17 @@ class Engine(Generic[S, M]):
         if run.searcher.__class__ is Searcher:
             self._idle_searcher = run.searcher
 
-    def _iterate(self, run: _Run[S, M]) -> Iterator[Iteration[M]]:
+    def _iterate(  # noqa: PLR0915 -- every search runs it: one piece, for speed
+        self, run: _Run[S, M],
+    ) -> Iterator[Iteration[M]]:
         """The iterative-deepening loop of every search (a search without iterative
-        deepening runs it with one depth, or the probe depths of an exact solve)."""
-        game = self.game
-        root, limits = run.root, run.limits
-        searcher = run.searcher
+        deepening runs it with one depth, or the probe depths of an exact solve): each
+        iteration values the root moves to its depth, reports, and decides whether to go on.
+
+        Written out in one piece: in a small search, calls between small helpers cost more
+        than the search itself (the rare paths still are helpers)."""
+        game, table = self.game, self.table
+        root, limits, searcher = run.root, run.limits, run.searcher
         utility = game.outcome(root)
         legal = list(game.moves(root)) if utility is None and limits.depth != 0 else []
         if not legal:
@@ -354,14 +361,45 @@ class Engine(Generic[S, M]):
         if order.hint is not None and len(legal) > 1:
             run.order = list(order.order(root, legal, None, 0, run.player))
         target = UNLIMITED if limits.depth is None else limits.depth
-        for depth in self._depths(run, target):
-            if run.iterations == 1:
-                searcher.limit(limits.nodes, run.deadline)
-            _, _, cuts_before, guesses_before, _ = searcher.tally()
+        depths: Sequence[int]  # the depths the iterations search to, one after another
+        if run.weak:
+            depths = (target,)
+        elif run.iterative:
+            depths = range(1, target + 1)
+        elif limits.nodes is not None or limits.time is not None:
+            depths = (1, target) if target > 1 else (1,)  # depth 1 first: always have a move
+        elif limits.depth is None:
+            depths = _PROBED_SOLVE
+        else:
+            depths = (target,)
+        tally = searcher.tally
+        trace, traced, weak, iterative = run.trace, run.traced, run.weak, run.iterative
+        cuts_before = guesses_before = 0  # the searcher was reset: no cuts or guesses yet
+        for depth in depths:
+            if run.iterations:
+                if run.iterations == 1:
+                    searcher.limit(limits.nodes, run.deadline)
+                _, _, cuts_before, guesses_before, _ = tally()
+            last = run.last
             try:
-                self._iteration(run, depth)
+                if traced and iterative:
+                    trace.iteration(depth)
+                if last is not None and last.best_move is not None:
+                    self._best_first(run, last.best_move)
+                searcher.count_root()
+                run.start(depth)
+                if traced:
+                    trace.enter(root, 0, "MAX")
+                if weak:
+                    run.weak_signs()
+                elif run.exact:
+                    run.exact_values()
+                elif self.window == "mtdf":
+                    run.mtdf(last.value if last is not None else 0)
+                else:
+                    run.pvs(self.pvs)  # positional: a keyword costs more in every small search
             except RecursionError:
-                if run.last is None or not run.iterative:
+                if last is None or not iterative:
                     raise search_too_deep(game, root, sys.getrecursionlimit() - 100) from None
                 run.stop = "depth"  # as deep as Python can search: the deepest completed answers
                 return
@@ -372,11 +410,45 @@ class Engine(Generic[S, M]):
                     run.last = partial
                     yield partial
                 return
-            tally = searcher.tally()
+            value, best_move = run.value, run.best_move
+            assert best_move is not None
+            if run.seed is not None:  # a random move among the best
+                values = run.values
+                tied = [move for move in legal if values[move].value == value]
+                best_move = run.best_move = random.Random(run.seed).choice(tied)
+            if traced:
+                trace.done(root, 0, "MAX", value, best_move)
+
+            nodes, hits, cuts, guesses, deepest = tally()
             run.iterations += 1
-            run.exhaustive = tally[3] == guesses_before
-            complete = tally[2] == cuts_before
-            report = self._finish_report(run, depth, complete, tally)
+            run.exhaustive = exhaustive = guesses == guesses_before
+            complete = cuts == cuts_before
+            moves = tuple(map(run.values.__getitem__, legal))  # in the game's move order
+            if weak:  # signs, not values: nothing for the table, and no line beyond the move
+                outcome = classify(value, by_distance=False,
+                                   exhaustive=exhaustive and complete)[0]
+                report = Iteration(deepest, value, best_move, (best_move,), moves, nodes,
+                                   clock.perf_counter() - run.started, self._table_entries(),
+                                   hits, "exact", True, complete, outcome, None)
+            else:
+                outcome, plies = classify(value, by_distance=self.by_distance,
+                                          exhaustive=exhaustive and complete)
+                if table is not None:  # the root's value and best move, as any position's
+                    table.store(run.key, COMPLETE + deepest if complete else depth,
+                                EXACT if exhaustive else EXACT | HEURISTIC, value, best_move)
+                # A complete iteration's table holds the rest of the line beyond its depth
+                # (and no line reaches beyond the deepest ply the search saw).
+                pv = (best_move,) if deepest <= 1 else \
+                    self._pv(run, UNLIMITED if complete else depth, best_move, value)
+                # A search straight to the end, or one no depth limit cut, reports how deep
+                # it went.
+                reached = deepest if depth >= UNLIMITED or (complete and not iterative) \
+                    else depth
+                # Positional arguments, in the fields' order: keywords cost a microsecond.
+                report = Iteration(reached, value, best_move, pv, moves, nodes,
+                                   clock.perf_counter() - run.started,
+                                   0 if table is None else len(table.entries), hits, "exact",
+                                   True, complete, outcome, plies)
             run.last = report
             yield report
             if complete:
@@ -393,51 +465,13 @@ class Engine(Generic[S, M]):
                 break
 
     @staticmethod
-    def _depths(run: _Run[S, M], target: int) -> Sequence[int]:
-        """The depths the iterations search to, one after another."""
-        limits = run.limits
-        if run.weak:
-            return (target,)
-        if run.iterative:
-            return range(1, target + 1)
-        if limits.nodes is not None or limits.time is not None:
-            return (1, target) if target > 1 else (1,)  # depth 1 first: always have a move
-        if limits.depth is None:
-            return _PROBED_SOLVE
-        return (target,)
-
-    def _iteration(self, run: _Run[S, M], depth: int) -> None:
-        """Search every root move to ``depth`` (the answer is in ``run``'s root fields)."""
-        trace = run.trace
-        if run.traced and run.iterative:
-            trace.iteration(depth)
-        last = run.last
-        if last is not None and last.best_move is not None:
-            # This iteration tries the last one's best move first, then the rest by value.
-            values = run.values
-            previous = last.best_move
-            rest = sorted((move for move in run.order if move != previous),
-                          key=lambda move: values[move].value, reverse=True)
-            run.order = [previous, *rest]
-        run.searcher.count_root()
-        run.start(depth)
-        if run.traced:
-            trace.enter(run.root, 0, "MAX")
-        if run.weak:
-            run.weak_signs()
-        elif run.exact:
-            run.exact_values()
-        elif self.window == "mtdf":
-            run.mtdf(last.value if last is not None else 0)
-        else:
-            run.pvs(self.pvs)  # positional: a keyword costs more in every small search
-        assert run.best_move is not None
-        if run.seed is not None:
-            values = run.values
-            tied = [move for move in run.legal if values[move].value == run.value]
-            run.best_move = random.Random(run.seed).choice(tied)
-        if run.traced:
-            trace.done(run.root, 0, "MAX", run.value, run.best_move)
+    def _best_first(run: _Run[S, M], previous: M) -> None:
+        """Order the root moves for the next iteration: the last one's best move first, then
+        the rest by their values in it."""
+        values = run.values
+        rest = sorted((move for move in run.order if move != previous),
+                      key=lambda move: values[move].value, reverse=True)
+        run.order = [previous, *rest]
 
     # -- reports and results -----------------------------------------------------------------
 
@@ -454,38 +488,6 @@ class Engine(Generic[S, M]):
 
     def _table_entries(self) -> int:
         return 0 if self.table is None else len(self.table.entries)
-
-    def _finish_report(self, run: _Run[S, M], depth: int, complete: bool,
-                       tally: tuple[int, int, int, int, int]) -> Iteration[M]:
-        """The report of a finished iteration: every root move's value, the line, whether
-        it is complete and what it proves; the root's answer goes to the table."""
-        value, best_move, values = run.value, run.best_move, run.values
-        assert best_move is not None
-        moves = tuple(map(values.__getitem__, run.legal))  # in the game's move order
-        deepest = tally[4]
-        if run.weak:  # signs, not values: nothing for the table, and no line beyond the move
-            outcome = classify(value, by_distance=False,
-                               exhaustive=run.exhaustive and complete)[0]
-            return Iteration(deepest, value, best_move, (best_move,), moves, tally[0],
-                             clock.perf_counter() - run.started, self._table_entries(),
-                             tally[1], "exact", True, complete, outcome, None)
-        outcome, plies = classify(value, by_distance=self.by_distance,
-                                  exhaustive=run.exhaustive and complete)
-        table = self.table
-        if table is not None:  # the root's value and best move, as any searched position's
-            table.store(run.key, COMPLETE + deepest if complete else depth,
-                        EXACT if run.exhaustive else EXACT | HEURISTIC, value, best_move)
-        # A complete iteration's table holds the rest of the line beyond its depth (no line
-        # reaches beyond the deepest ply the search saw).
-        pv = (best_move,) if deepest <= 1 else \
-            self._pv(run, UNLIMITED if complete else depth, best_move, value)
-        # A search straight to the end, or one no depth limit cut, reports how deep it went.
-        reached = deepest if depth >= UNLIMITED or (complete and not run.iterative) else depth
-        # Positional arguments, in the fields' order: keywords cost a microsecond here.
-        return Iteration(reached, value, best_move, pv, moves, tally[0],
-                         clock.perf_counter() - run.started,
-                         0 if table is None else len(table.entries), tally[1], "exact", True,
-                         complete, outcome, plies)
 
     def _partial_report(self, run: _Run[S, M], depth: int) -> Iteration[M] | None:
         """The report of an iteration stopped half-way, if it proved a better move."""
@@ -534,12 +536,12 @@ class Engine(Generic[S, M]):
     def _result(self, run: _Run[S, M]) -> SearchResult[M]:
         """The :class:`SearchResult` of a finished run."""
         report = run.last
-        assert report is not None
-        assert run.final is not None  # set when the run ended
-        nodes, leaves, evaluations, cutoffs, first_cutoffs, _, hits, *_ = run.final
+        counters = run.final
+        assert report is not None and counters is not None  # set when the run ended
         moves = report.moves
         requested = run.limits.depth
-        if run.stop == "proven" and (requested is None or report.depth < requested):
+        stop = run.stop
+        if stop == "proven" and (requested is None or report.depth < requested):
             # Values at this depth that are not proofs say nothing about deeper searches; what
             # holds at any depth is that no move beats the proven best.
             moves = tuple(
@@ -547,25 +549,26 @@ class Engine(Generic[S, M]):
                 else MoveValue(entry.move, report.value, "upper")
                 for entry in moves
             )
-        stop = run.stop
         stopped: Literal["time", "nodes"] | None = \
-            stop if stop in ("time", "nodes") else None
-        # Positional arguments, in the fields' order: keywords cost a microsecond here.
+            stop if stop == "time" or stop == "nodes" else None  # noqa: PLR1714 -- no set
         table = self.table
-        stats = SearchStats(nodes, leaves, evaluations, cutoffs, first_cutoffs, hits,
-                            0 if table is None else len(table.entries), run.iterations,
-                            report.depth, stopped,
+        # Positional arguments, in the fields' order: keywords cost a microsecond here.
+        # (counters: nodes, leaves, evaluations, cutoffs, first cut-offs, probes, hits, ...)
+        stats = SearchStats(counters[0], counters[1], counters[2], counters[3], counters[4],
+                            counters[6], 0 if table is None else len(table.entries),
+                            run.iterations, report.depth, stopped,
                             clock.perf_counter() - run.started)
         # The depth of the search the answer comes from: the one asked for, or the deepest
         # completed when a budget ended the search first.
         # (No depth asked, yet stopped by depth: by the deepest Python's recursion allows.)
         depth = report.depth if stopped is not None or (
             stop == "depth" and requested is None) else requested
+        weak = run.weak
         return SearchResult(
             report.best_move, report.value, moves, report.pv, stats, ALGORITHM, "python",
-            depth, self.by_distance and not run.weak, report.outcome,
-            None if run.weak else report.plies, run.exhaustive and report.complete,
-            report.complete, run.weak)
+            depth, self.by_distance and not weak, report.outcome,
+            None if weak else report.plies, run.exhaustive and report.complete,
+            report.complete, weak)
 
     # -- the principal variation -------------------------------------------------------------
 
