@@ -386,8 +386,8 @@ class Engine(Generic[S, M]):
                     trace.iteration(depth)
                 if last is not None and last.best_move is not None:
                     self._best_first(run, last.best_move)
-                searcher.count_root()
                 run.start(depth)
+                searcher.count_root()
                 if traced:
                     trace.enter(root, 0, "MAX")
                 if weak:

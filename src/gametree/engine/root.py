@@ -44,6 +44,15 @@ class RootSearch(Generic[S, M]):
     depth) at a time: :meth:`play_children` once, then for each iteration :meth:`start` and
     a driver. (The engine's record of a search is a RootSearch: one object per search.)"""
 
+    # Set by start(), at the beginning of every iteration:
+    depth: int
+    values: dict[M, MoveValue[M]]
+    """Each root move's value or bound once a driver has run."""
+    best_move: M | None
+    value: Value
+    better: tuple[M, Value, Bound] | None
+    """A move proven better than the first one (with its value or lower bound), if any."""
+
     def __init__(self, root: S, player: int, negamax: Negamax, tracer: Tracer[S, M]) -> None:
         self.root = root
         self.player = player
@@ -53,15 +62,8 @@ class RootSearch(Generic[S, M]):
         """False for an untraced search: the drivers then skip the tracer's calls."""
         self.children: dict[M, tuple[S, int]] = {}
         """Each root move's position and the player to move there."""
-        self.values: dict[M, MoveValue[M]] = {}
-        """Each root move's value or bound once a driver has run."""
         self.order: Sequence[M] = ()
         """The root moves in the order tried (the previous best first)."""
-        self.depth = 0
-        self.best_move: M | None = None
-        self.value: Value = -inf
-        self.better: tuple[M, Value, Bound] | None = None
-        """A move proven better than the first one (with its value or lower bound), if any."""
 
     def play_children(self, game: Game[S, M], legal: Sequence[M]) -> None:
         """Play every root move once (each iteration searches the same children)."""
@@ -102,7 +104,10 @@ class RootSearch(Generic[S, M]):
             if traced:
                 trace.try_move(self.root, 0, "MAX", move)
             if index == 0 or not null_window:
-                value = self.search(move, best, inf)
+                child, mover = self.children[move]  # self.search(move, best, inf), inline
+                value = self.negamax(child, mover, 1, self.depth - 1, best, inf) \
+                    if mover == self.player else \
+                    -self.negamax(child, mover, 1, self.depth - 1, -inf, -best)
             else:
                 value = self.search(move, best, nextafter(best, inf))
                 if value > best:
