@@ -192,6 +192,23 @@ def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], 
         assert "tictactoe --cols 3 --k 3 --rows 3" in err
 
 
+def test_a_database_built_before_the_game_changed_is_refused(
+        capsys: pytest.CaptureFixture[str], book: Path, tmp_path: Path) -> None:
+    """A file of the same variant built by a gametree whose game differed (its fingerprint: an
+    older Connect Four, say, whose key told mirror images apart) is refused, saying to build it
+    again, rather than read or extended with other keys."""
+    path = copy(book, tmp_path / "old.db")
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE meta SET value = 'an older one' WHERE name = 'fingerprint'")
+    for argv, says in ((["db", "query", "connect4", "--width", "4", "--height", "4", "--db",
+                         str(path), "--moves", "43"], "build it again"),
+                       (["db", "build", "connect4", "--width", "4", "--height", "4", "--plies",
+                         "4", "--db", str(path)], "build it again in another file")):
+        status, out, err = run(capsys, *argv)
+        assert (status, out) == (2, "")
+        assert err.count("\n") == 1 and says in err and "connect4 --height 4 --width 4" in err
+
+
 def test_solve_with_a_database_of_another_variant_is_refused(
         capsys: pytest.CaptureFixture[str], ttt: Path) -> None:
     status, _, err = run(capsys, "solve", "tictactoe", "--rows", "4", "--cols", "4",
