@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from gametree.db.answer import SolutionDatabase
 from gametree.db.build import build
 from gametree.db.check import export_rows
 from gametree.db.store import Database
+from gametree.registry import make
 
 from .cli_support import run, without_compile_notice
 
@@ -97,6 +99,43 @@ def test_query_stats_and_export(capsys: pytest.CaptureFixture[str], ttt: Path) -
     assert len(csv.splitlines()) == 766
 
 
+def test_a_mirror_image_is_answered_from_its_stored_twin(capsys: pytest.CaptureFixture[str],
+                                                        book: Path) -> None:
+    """Connect Four's key merges a board with its mirror image: each pair is stored once, and
+    the one not stored is answered from its twin with the best moves mirrored."""
+    game = make("connect4", width=4, height=4)
+    twins = 0
+    with SolutionDatabase(book, game) as database:
+        # 233 positions within 4 plies, 5 of them symmetric (the start and 4 at ply 4)
+        assert database.store.count() == (233 + 5) // 2 == 119
+        for row in database.store.rows():
+            mirrored = game.initial_state()
+            for text in row.moves.split():  # column c is column 5 - c in the mirror image
+                mirrored = game.play(mirrored, game.parse_move(mirrored, str(5 - int(text))))
+            entry = database.lookup(mirrored)
+            assert entry is not None
+            assert (entry.value, entry.plies, entry.row) == (row.value, row.plies, row)
+            assert entry.twin == (mirrored != database.state_of(row))
+            twins += entry.twin
+            best = {game.format_move(mirrored, move) for move in entry.best}
+            if entry.twin:
+                assert best == {str(5 - int(text)) for text in row.best.split()}
+            else:  # a symmetric position is its own twin: its row (a frontier's: one move)
+                assert best == set(row.best.split())
+    assert twins == 119 - 5  # every row but the symmetric positions' (their own mirror images)
+    answers = []
+    for moves in ("12", "43"):  # a position and its mirror image
+        status, out, _ = run(capsys, "db", "query", "connect4", "--width", "4", "--height", "4",
+                             "--db", str(book), "--moves", moves, "--json")
+        assert status == 0
+        answers.append(json.loads(out))
+    stored, twin = answers
+    assert (stored["twin"], stored["best"], stored["stored_moves"]) == (False, ["3", "1", "4"],
+                                                                        "1 2")
+    assert (twin["twin"], twin["best"], twin["stored_moves"]) == (True, ["2", "1", "4"], "1 2")
+    assert twin["value"] == stored["value"]
+
+
 def test_solve_and_analyze_answer_from_the_database(capsys: pytest.CaptureFixture[str],
                                                     book: Path) -> None:
     status, out, _ = run(capsys, "solve", "connect4", "--width", "4", "--height", "4",
@@ -143,7 +182,7 @@ def test_a_build_on_two_worker_processes_equals_the_one_in_process(
         book: Path, tmp_path: Path) -> None:
     path = tmp_path / "pool.db"
     report = build(str(path), "connect4", {"width": 4, "height": 4}, plies=4, workers=2)
-    assert report.solved == 160
+    assert report.solved == 82  # 160 positions at ply 4, 4 of them symmetric
     with Database.open(path) as pool, Database.open(book) as serial:
         assert list(export_rows(pool, "jsonl")) == list(export_rows(serial, "jsonl"))
 
@@ -190,6 +229,23 @@ def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], 
     assert "Traceback" not in err
     if case in ("wrong variant", "build into another variant"):
         assert "tictactoe --cols 3 --k 3 --rows 3" in err
+
+
+def test_a_database_built_before_the_game_changed_is_refused(
+        capsys: pytest.CaptureFixture[str], book: Path, tmp_path: Path) -> None:
+    """A file of the same variant built by a gametree whose game differed (its fingerprint: an
+    older Connect Four, say, whose key told mirror images apart) is refused, saying to build it
+    again, rather than read or extended with other keys."""
+    path = copy(book, tmp_path / "old.db")
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE meta SET value = 'an older one' WHERE name = 'fingerprint'")
+    for argv, says in ((["db", "query", "connect4", "--width", "4", "--height", "4", "--db",
+                         str(path), "--moves", "43"], "build it again"),
+                       (["db", "build", "connect4", "--width", "4", "--height", "4", "--plies",
+                         "4", "--db", str(path)], "build it again in another file")):
+        status, out, err = run(capsys, *argv)
+        assert (status, out) == (2, "")
+        assert err.count("\n") == 1 and says in err and "connect4 --height 4 --width 4" in err
 
 
 def test_solve_with_a_database_of_another_variant_is_refused(

@@ -12,6 +12,7 @@ from gametree.db.answer import SolutionDatabase
 from gametree.db.build import build
 from gametree.db.retrograde import join_value, solve, whole_game_rows
 from gametree.db.store import Database
+from gametree.games.connect4 import ConnectFour
 from gametree.games.nim import mover_wins
 from gametree.registry import make
 
@@ -53,9 +54,14 @@ def test_connect_four_4x4_database_agrees_with_2000_random_exact_solves(tmp_path
     report = build(str(path), "connect4", {"width": 4, "height": 4}, tier="compiled")
     assert report.tier == "compiled"
     game = make("connect4", width=4, height=4)
+    board = ConnectFour(4, 4)
+    states = list(reachable(board))
+    symmetric = sum(board.mirror(state) == state for state in states)
+    assert (len(states), symmetric) == (161_029, 53)
     with Database.open(path) as store:
         rows = [row for row in store.rows() if row.kind != "terminal"]
-        assert store.count() == report.positions == 161_029
+        # a board and its mirror image share a key: each pair stored once
+        assert store.count() == report.positions == (161_029 + 53) // 2 == 80_541
     sample = random.Random(11).sample(rows, 2000)
     with SolutionDatabase(path, game) as database:
         states = [database.state_of(row) for row in sample]

@@ -119,6 +119,45 @@ def test_bitboard_rules_match_a_plain_grid(width: int, height: int, picks: list[
         assert game.column_height(state, col) == played.count(col)
 
 
+@settings(deadline=None, max_examples=150)
+@given(st.integers(4, 9), st.integers(4, 9), st.lists(st.integers(0, 8), max_size=81))
+def test_a_board_and_its_mirror_image_share_a_key(width: int, height: int,
+                                                  picks: list[int]) -> None:
+    """The key is the smaller of Pons' ``current + mask`` of the board and of its mirror image
+    (each column played as column ``width - 1 - c``), which are unique per position: mirror
+    images share a key and no other two positions do."""
+    game = ConnectFour(width, height)
+    state = mirrored = game.initial_state()
+    for pick in picks:
+        legal = game.moves(state)
+        if not legal:
+            break
+        move = legal[pick % len(legal)]
+        state, mirrored = game.play(state, move), game.play(mirrored, width - 1 - move)
+        assert game.mirror(state) == mirrored and game.mirror(mirrored) == state
+        assert game.key(state) == game.key(mirrored) == min(sum(state[:2]), sum(mirrored[:2]))
+        assert game.outcome(state) == game.outcome(mirrored)
+        assert game.evaluate(state) == game.evaluate(mirrored)
+
+
+def test_mirror_images_merge_in_the_python_tier_table() -> None:
+    """Sound (mirror images have the same value) and fewer nodes: the 4x4 board's exact solve
+    agrees with the compiled tier, whose key does not merge mirror images, and the empty 7x6
+    board's depth-limited searches keep the values and moves they had before."""
+    small = ConnectFour(4, 4)
+    python = search(small, tier="python", exact_root=True)
+    compiled = search(small, tier="compiled", exact_root=True)
+    assert (python.value, python.plies, python.best_move) == (
+        compiled.value, compiled.plies, compiled.best_move) == (0, None, 1)
+    assert python.moves == compiled.moves
+    assert python.stats.nodes == 33_110  # 69,551 when the key told mirror images apart
+    game = ConnectFour()
+    for depth, value, nodes, before in ((8, -1, 2394, 3989), (10, 0, 9242, 17_308)):
+        result = search(game, depth=depth, tier="python")
+        assert (result.value, result.best_move) == (value, 3)  # column 4, as before
+        assert result.stats.nodes == nodes < before
+
+
 def test_moves_are_centre_first() -> None:
     assert ConnectFour().moves(ConnectFour().initial_state()) == [3, 2, 4, 1, 5, 0, 6]
     assert ConnectFour(4, 4).order == (1, 2, 0, 3)

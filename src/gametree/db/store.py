@@ -309,9 +309,13 @@ class Database:
         meta = self.meta
         wanted = describe_variant(game, options)
         if meta.get("game") != game or json.loads(meta.get("options") or "{}") != json.loads(
-                options_text(options)) or meta.get("fingerprint") != fingerprint_:
+                options_text(options)):
             raise DatabaseError(f"{self.path} holds {self.variant}, not {wanted}: a database "
                                 f"serves only the variant it was built for")
+        if meta.get("fingerprint") != fingerprint_:
+            raise DatabaseError(f"{self.path} holds {self.variant} as a gametree whose {game} "
+                                f"differed (its key, say) built it: build it again in another "
+                                f"file")
         if root is not None and meta.get("root", "") != root:
             raise DatabaseError(f"{self.path} was built from the position after "
                                 f"{meta.get('root') or 'no moves'!r}, not {root or 'no moves'!r}")
@@ -325,9 +329,24 @@ class Database:
     def check_game(self, game: Game[Any, Any]) -> None:
         """:class:`DatabaseError` unless ``game`` is the variant this database was built for."""
         if fingerprint(game) != self.meta.get("fingerprint"):
+            name = getattr(game, "name", type(game).__name__)
+            if name == self.game_name and self._built_otherwise():
+                raise DatabaseError(f"{self.path} holds {self.variant} as a gametree whose "
+                                    f"{name} differed (its key, say) built it: build it again")
             raise DatabaseError(f"{self.path} holds {self.variant}: it cannot answer for "
-                                f"this {getattr(game, 'name', type(game).__name__)} game "
-                                f"(another variant)")
+                                f"this {name} game (another variant)")
+
+    def _built_otherwise(self) -> bool:
+        """True if this gametree's game of the stored variant has another fingerprint than the
+        stored one: the file was built by a gametree that defined the game otherwise."""
+        from ..registry import make  # noqa: PLC0415 - only to explain a refusal
+
+        options = {name: tuple(value) if isinstance(value, list) else value
+                   for name, value in self.game_options.items()}
+        try:
+            return fingerprint(make(self.game_name, **options)) != self.meta.get("fingerprint")
+        except Exception:  # a variant this gametree cannot make: another variant
+            return False
 
     # -- rows ---------------------------------------------------------------------------------
 

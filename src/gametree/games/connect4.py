@@ -17,7 +17,13 @@ who just moved made four in a row. Playing column ``c`` is two integer operation
     current ^= mask                      # the opponent's stones become "current"
     mask |= mask + bottom(c)             # the lowest free cell of column c fills up
 
-and ``current + mask`` is a unique key for the position (Pons' ``key()``).
+and ``current + mask`` is a unique number for the position (Pons' ``key()``). A board and its
+mirror image (column ``c`` swapped with column ``width - 1 - c``) have the same value, so
+:meth:`ConnectFour.key` is the smaller of that number and its mirror image's: the two twins
+share one entry of a transposition table and one row of a solution database. Each column's
+``height + 1`` bits of ``current + mask`` depend on that column alone (no carry crosses a
+column), so the mirror image's number is the same blocks of bits in reverse order, found by a
+few masks and shifts (:func:`mirror_network`).
 
 **Search aids**: :meth:`ConnectFour.moves` lists columns from the centre outwards (centre
 columns take part in the most lines, so alpha-beta finds good moves first), and
@@ -59,6 +65,37 @@ ALIGN = 4
 PLAYER_MARKS = ("X", "O")
 """How the players' stones are drawn."""
 
+MirrorStep = tuple[int, int, int]
+"""One step of :func:`mirror_network`: ``(low, kept, shift)``."""
+
+
+def mirror_network(width: int, stride: int) -> tuple[MirrorStep, ...]:
+    """The steps that reverse the order of ``width`` blocks of ``stride`` bits (the columns of
+    a bitboard), each step swapping blocks ``shift`` bits apart at once::
+
+        bits = (bits & low) << shift | (bits >> shift) & low | bits & kept
+
+    ``low`` holds the blocks that move up (those that move down land on them), ``kept`` the
+    blocks that stay (a middle column). The first step swaps the left half of the columns
+    with the right half (the centre column of an odd width stays), the next ones reverse each
+    half the same way: 2 steps up to 7 columns, 3 for 8 and 9.
+    """
+    block = (1 << stride) - 1
+    every = (1 << width * stride) - 1
+    steps: list[MirrorStep] = []
+    groups = [(0, width)]  # (first column, columns): the runs still to reverse, all as long
+    while groups[0][1] > 1:
+        half, middle = divmod(groups[0][1], 2)
+        shift = (half + middle) * stride
+        low = 0
+        for first, _ in groups:
+            for col in range(first, first + half):
+                low |= block << col * stride
+        steps.append((low, every & ~(low | low << shift), shift))
+        groups = [part for first, _ in groups
+                  for part in ((first, half), (first + half + middle, half))]
+    return tuple(steps)
+
 
 class ConnectFour(Game[C4State, int]):
     """Connect Four on ``width`` x ``height``. Moves are columns, 0-based inside the program."""
@@ -89,6 +126,14 @@ class ConnectFour(Game[C4State, int]):
         """Columns from the centre outwards, left before right at equal distance."""
         self.weights = self._weight_masks()
         """Cells grouped by the number of four-cell lines through them: ``(weight, cells)``."""
+        self.key_merges_mirrors = True
+        """:meth:`key` gives a board and its mirror image one key. A setting of the game, in
+        the fingerprint of a solution database: a file built when the key told mirror images
+        apart is refused rather than read with the other keys."""
+        steps = mirror_network(width, stride)  # 2 steps up to 7 columns, 3 for 8 and 9
+        self._mirror_steps = steps
+        self._mirror = steps[0] + steps[1]
+        self._mirror_last = steps[2] if len(steps) > 2 else None
 
     # -- the Game contract -------------------------------------------------------------------
 
@@ -134,8 +179,30 @@ class ConnectFour(Game[C4State, int]):
                    for weight, cells in self.weights)
 
     def key(self, state: C4State) -> int:
-        """Pons' key ``current + mask``: unique for every position."""
-        return state[0] + state[1]
+        """The same number for a board and its mirror image: the smaller of Pons' key
+        ``current + mask`` (unique for every position) and the mirror image's.
+
+        Mirror images have the same value and the same player to move, so a transposition
+        table and a solution database may treat them as one position.
+        """
+        bits = state[0] + state[1]
+        low, kept, shift, low2, kept2, shift2 = self._mirror  # the columns in reverse order
+        image = (bits & low) << shift | (bits >> shift) & low | bits & kept
+        image = (image & low2) << shift2 | (image >> shift2) & low2 | image & kept2
+        if self._mirror_last is not None:
+            low, kept, shift = self._mirror_last
+            image = (image & low) << shift | (image >> shift) & low | image & kept
+        return image if image < bits else bits
+
+    def mirror(self, state: C4State) -> C4State:
+        """The mirror image of ``state``: column ``c`` swapped with column ``width - 1 - c``."""
+        current, mask, won = state
+        return (self._mirrored(current), self._mirrored(mask), won)
+
+    def _mirrored(self, bits: int) -> int:
+        for low, kept, shift in self._mirror_steps:
+            bits = (bits & low) << shift | (bits >> shift) & low | bits & kept
+        return bits
 
     # -- rules helpers -----------------------------------------------------------------------
 

@@ -16,7 +16,9 @@ The solver's tricks are the kernel's hooks, not special cases in the engine:
 * ``move_score`` — the number of winning cells a move creates (Pons' ``moveScore``), so moves
   that build threats are tried first (ties keep the centre-first column order);
 * ``plies_left`` — cells still empty, which bounds every result (Pons' min/max scores);
-* ``key`` — ``current + mask``, a unique 64-bit key of the position.
+* ``key`` — ``current + mask``, a unique 64-bit key of the position (Pons' key: unlike the
+  Python form's :meth:`~gametree.games.connect4.ConnectFour.key`, it tells a board and its mirror
+  image apart).
 
 Boards from 4x4 to 9x9 fit as long as ``width * (height + 1) <= 64`` (7x6 uses 49 bits; 8x7 all
 64). Pure-Python calls (``jit=plain``) give the same results on Python integers: every left
