@@ -1,8 +1,10 @@
 """The Python API probes a database inside the search path (``gametree.search(...,
-database=db)``, ``SearchSession(..., database=db)``), and the book builder's task sizing."""
+database=db)``, ``SearchSession(..., database=db)``), and the book builder's task sizing and
+progress."""
 
 from __future__ import annotations
 
+import io
 import sqlite3
 from itertools import pairwise
 from pathlib import Path
@@ -10,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from gametree import SearchSession, iterate, search
-from gametree.db import SolutionDatabase, build
+from gametree.db import SolutionDatabase, build, executors
 from gametree.db.executors import FIRST_TASK, Chunker
+from gametree.db.progress import LogProgress
+from gametree.games.connect4 import ConnectFour
 from gametree.registry import make, play_moves
 
 OPTIONS = {"width": 4, "height": 4}
@@ -129,3 +133,39 @@ def test_the_chunker_hands_out_every_position_once_in_shrinking_tasks() -> None:
     assert sizes[-1] == 1
     fixed = Chunker(positions, workers=2, fixed=64)
     assert [len(task) for task in iter(fixed.take, None)] == [64] * 15 + [40]
+
+
+def test_the_log_line_says_how_long_a_slow_position_takes_and_that_none_finished_yet(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [100.0]
+    monkeypatch.setattr("gametree.db.progress.time.perf_counter", lambda: clock[0])
+    stream = io.StringIO()
+    progress = LogProgress(stream, every=30)
+    progress.start("solving 4 frontier positions at ply 1", 4)
+    clock[0] += 40
+    progress.advance(0)  # a heartbeat: nothing finished yet
+    clock[0] += 200
+    progress.advance(1)
+    clock[0] += 0.5
+    progress.advance(0)  # within 30 s of the last line: quiet
+    progress.start("storing positions", 3000)
+    clock[0] += 1.5
+    progress.advance(3000)  # within 30 s: quiet until the phase ends
+    progress.finish()
+    assert stream.getvalue().splitlines() == [
+        "gametree db build: solving 4 frontier positions at ply 1: 0/4 (0.0%), "
+        "none finished after 40 s",
+        "gametree db build: solving 4 frontier positions at ply 1: 1/4 (25.0%), "
+        "4 min a position, ETA 12 min",
+        "gametree db build: storing positions: 3,000/3,000 (100.0%), 2,000.0 positions/s",
+    ]
+
+
+def test_pool_workers_report_while_their_solves_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(executors, "HEARTBEAT", 0.001)  # the builder's side: tasks outlast it
+    game = ConnectFour(**OPTIONS)
+    positions = [(game.initial_state(), 0, "")]
+    with executors.PoolWorkers("connect4", OPTIONS, 1) as workers:
+        yielded = list(workers.run(Chunker(positions, workers=1)))
+    assert [] in yielded  # heard before the solve ended
+    assert [len(rows) for rows in yielded if rows] == [1]

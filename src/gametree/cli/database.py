@@ -24,7 +24,7 @@ from .parser import (
 def run_build(args: argparse.Namespace) -> int:
     """``gametree db build GAME --db FILE --plies N | --all``."""
     from ..db.build import FLUSH_SECONDS, build  # noqa: PLC0415 - the others do not need it
-    from ..db.progress import progress_for  # noqa: PLC0415
+    from ..db.progress import progress_for, speed_text  # noqa: PLC0415
 
     if (args.plies is None) == (not args.all):
         raise ValueError("give either --plies N (an opening book) or --all (the whole game)")
@@ -43,7 +43,7 @@ def run_build(args: argparse.Namespace) -> int:
                f"{report.rate:,.0f} positions/s")
     else:
         how = (f"an opening book to {args.plies} plies: {report.solved:,} frontier positions "
-               f"solved ({report.rate:,.1f}/s)")
+               f"solved ({speed_text(report.rate)})")
         if report.skipped:
             how += f", {report.skipped:,} found stored already"
     print(f"{report.path}: {report.positions:,} positions of {report.variant}, {how}; "

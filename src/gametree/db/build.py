@@ -217,7 +217,8 @@ def _book(database: Database, game: Game[Any, Any], root: Any, plies: int,
             waiting.extend(rows)
             report.solved += len(rows)
             progress.advance(len(rows))
-            if len(waiting) >= DEFAULT_BATCH or time.perf_counter() - flushed >= commit_every:
+            if waiting and (len(waiting) >= DEFAULT_BATCH
+                            or time.perf_counter() - flushed >= commit_every):
                 commit()
     finally:  # Ctrl-C included: what was solved is kept
         if waiting:

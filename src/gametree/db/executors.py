@@ -56,6 +56,9 @@ TASK_SECONDS = 0.5
 FIRST_TASK = 1
 """Positions in a task before any solve time is known (one: a solve may take minutes)."""
 
+HEARTBEAT = 1.0
+"""Seconds the builder waits for a task to end before it hears that none has (and may log)."""
+
 LARGEST_TASK = 1000
 """The most positions in one task."""
 
@@ -154,7 +157,9 @@ class Workers:
     count: int = 1
 
     def run(self, chunker: Chunker) -> Iterator[list[RowTuple]]:
-        """Solve every position ``chunker`` hands out, yielding each task's rows as it ends."""
+        """Solve every position ``chunker`` hands out, yielding each task's rows as it ends
+        (workers in other processes also yield an empty list after each :data:`HEARTBEAT`
+        seconds without one: the builder's log goes on while long solves run)."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -233,7 +238,9 @@ class PoolWorkers(Workers):
                     break
                 pending.add(self.pool.submit(_work, task))
             while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                done, pending = wait(pending, HEARTBEAT, FIRST_COMPLETED)
+                if not done:
+                    yield []  # still solving
                 for future in done:
                     rows, seconds = future.result()
                     chunker.record(len(rows), seconds)
@@ -301,7 +308,11 @@ class RayWorkers(Workers):
                 if task is not None:
                     running[actor.solve.remote(task)] = actor
         while running:
-            (done,), _ = ray.wait(list(running), num_returns=1)
+            ready, _ = ray.wait(list(running), num_returns=1, timeout=HEARTBEAT)
+            if not ready:
+                yield []  # still solving
+                continue
+            done = ready[0]
             actor = running.pop(done)
             rows, seconds = ray.get(done)
             chunker.record(len(rows), seconds)
