@@ -268,3 +268,15 @@ def test_a_sigint_handler_that_returns_lets_the_threads_go_on() -> None:
         signal.signal(signal.SIGINT, previous)
     assert calls == [signal.SIGINT]
     assert pons_score(game, state, result) == score
+
+
+def test_a_search_after_a_threaded_solve_finds_none_of_its_helpers_entries() -> None:
+    # The helper threads of a solve store entries the main thread did not list: a fresh search
+    # that follows on the same engine must not meet them (the same position: it would).
+    game = ConnectFour()
+    state = play_moves(game, list(pons_set("L1_R2", 1)[0][0]))
+    alone = gametree.search(game, state, depth=6)
+    gametree.search(game, state, threads=2)
+    after = gametree.search(game, state, threads=2, depth=6)
+    assert (after.value, after.best_move, after.stats.nodes) == (alone.value, alone.best_move,
+                                                                 alone.stats.nodes)

@@ -488,6 +488,8 @@ class CompiledEngine:
         if fresh:  # the first compiled call empties the table and the counters
             self._ws[_C_BY_DISTANCE] = 1 if by_distance or weak else 0
             self._empty = False
+            for helper in self._helpers:  # it knows the main thread's entries, not theirs
+                self._module.clear(helper)
         else:
             self._use_table(by_distance or weak)
             self._reset_counters()
