@@ -228,9 +228,7 @@ def check_root(game: Game[S, M], state: S) -> tuple[int, Hashable]:
     ``state``, where a search starts, breaks the contract in a way the search would otherwise
     misread: a player that is not 0 or 1, or a state (or key) that cannot be hashed, as a
     transposition table needs."""
-    player = game.to_move(state)
-    if player.__class__ is not int or not 0 <= player <= 1:
-        checked_player(game, state)  # raises, saying why
+    player = checked_player(game, state)
     try:
         key = game.key(state)
         hash(key)

@@ -335,16 +335,13 @@ class _EnginePlan(_Plan[S, M]):
             return session._python_engine(options).run_search(
                 root, options.depth, options.time, options.nodes, options.exact_root,
                 options.seed, self.tracer, options.weak)
-        idle = self._idle
-        # _borrow and _give_back, written out: this runs for every one-shot search.
-        engine = idle.pop() if idle else _new_engine(self.game, options)
+        engine = self._borrow()
         try:
             return engine.run_search(root, options.depth, options.time, options.nodes,
                                      options.exact_root, options.seed, self.tracer,
                                      options.weak)
         finally:
-            engine.clear()
-            idle.append(engine)
+            self._give_back(engine)
 
     def iterate(self, root: S, session: SearchSession[S, M] | None) -> Iterator[Iteration[M]]:
         options = self.options

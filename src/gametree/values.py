@@ -104,10 +104,9 @@ def classify(
     (not distance-scored) values prove anything at all.
     """
     if by_distance:
-        if value >= PROVEN:  # plies_to_result, written out: every search ends here
-            return "win", int(WIN - value)
-        if value <= -PROVEN:
-            return "loss", int(WIN + value)
+        plies = plies_to_result(value)
+        if plies is not None:
+            return ("win" if value > 0 else "loss"), plies
         if exhaustive and value == 0:
             return "draw", None
         return None, None

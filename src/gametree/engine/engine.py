@@ -281,9 +281,7 @@ class Engine(Generic[S, M]):
         """Forget everything learnt: the table's entries, killer moves and history."""
         if self.table is not None:
             self.table.clear()
-        order = self.order
-        if order.killers or order.use_history:  # a search without cut-offs records none
-            order.clear()
+        self.order.clear()
 
     # -- one search --------------------------------------------------------------------------
 
@@ -427,9 +425,9 @@ class Engine(Generic[S, M]):
             if weak:  # signs, not values: nothing for the table, and no line beyond the move
                 outcome = classify(value, by_distance=False,
                                    exhaustive=exhaustive and complete)[0]
-                report = Iteration(deepest, value, best_move, (best_move,), moves, nodes,
-                                   clock.perf_counter() - run.started, self._table_entries(),
-                                   hits, "exact", True, complete, outcome, None)
+                report = self._report(run, (nodes, hits, cuts, guesses, deepest), deepest,
+                                      value, best_move, moves, (best_move,),
+                                      complete=complete, outcome=outcome)
             else:
                 outcome, plies = classify(value, by_distance=self.by_distance,
                                           exhaustive=exhaustive and complete)
@@ -447,7 +445,7 @@ class Engine(Generic[S, M]):
                 # Positional arguments, in the fields' order: keywords cost a microsecond.
                 report = Iteration(reached, value, best_move, pv, moves, nodes,
                                    clock.perf_counter() - run.started,
-                                   0 if table is None else len(table.entries), hits, "exact",
+                                   self._table_entries(), hits, "exact",
                                    True, complete, outcome, plies)
             run.last = report
             yield report
@@ -550,12 +548,11 @@ class Engine(Generic[S, M]):
                 for entry in moves
             )
         stopped: Literal["time", "nodes"] | None = \
-            stop if stop == "time" or stop == "nodes" else None  # noqa: PLR1714 -- no set
-        table = self.table
+            stop if stop in ("time", "nodes") else None
         # Positional arguments, in the fields' order: keywords cost a microsecond here.
         # (counters: nodes, leaves, evaluations, cutoffs, first cut-offs, probes, hits, ...)
         stats = SearchStats(counters[0], counters[1], counters[2], counters[3], counters[4],
-                            counters[6], 0 if table is None else len(table.entries),
+                            counters[6], self._table_entries(),
                             run.iterations, report.depth, stopped,
                             clock.perf_counter() - run.started)
         # The depth of the search the answer comes from: the one asked for, or the deepest
@@ -575,19 +572,14 @@ class Engine(Generic[S, M]):
     def _pv(self, run: _Run[S, M], depth: int, best_move: M, value: Value) -> tuple[M, ...]:
         """The principal variation (see :mod:`gametree.engine.line`), read quietly: the
         confirmation searches are not part of a trace."""
-        after = run.children[best_move][0]
-        if depth <= 1 or self.game.outcome(after) is not None:
-            return (best_move,)  # the line ends with its first move: nothing to read
         searcher = run.searcher
-        # Positional arguments: keywords cost more in every small search.
-        if not run.traced:
-            return principal_variation(self.game, self.table, searcher.negamax,
-                                       self.by_distance, run.root, run.player, depth,
-                                       best_move, value, after)
-        searcher.trace = _UNTRACED
+        if run.traced:
+            searcher.trace = _UNTRACED
         try:
+            # Positional arguments: keywords cost more in every small search.
             return principal_variation(self.game, self.table, searcher.negamax,
                                        self.by_distance, run.root, run.player, depth,
-                                       best_move, value, after)
+                                       best_move, value, run.children[best_move][0])
         finally:
-            searcher.trace = run.trace
+            if run.traced:
+                searcher.trace = run.trace

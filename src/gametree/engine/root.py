@@ -67,14 +67,10 @@ class RootSearch(Generic[S, M]):
 
     def play_children(self, game: Game[S, M], legal: Sequence[M]) -> None:
         """Play every root move once (each iteration searches the same children)."""
-        play, to_move, children = game.play, game.to_move, self.children
-        root = self.root
+        children, root = self.children, self.root
         for move in legal:
-            child = play(root, move)
-            mover = to_move(child)
-            if mover.__class__ is not int or not 0 <= mover <= 1:
-                checked_player(game, child)  # raises, saying why
-            children[move] = (child, mover)
+            child = game.play(root, move)
+            children[move] = (child, checked_player(game, child))
         self.order = legal
 
     def start(self, depth: int) -> None:
@@ -104,10 +100,7 @@ class RootSearch(Generic[S, M]):
             if traced:
                 trace.try_move(self.root, 0, "MAX", move)
             if index == 0 or not null_window:
-                child, mover = self.children[move]  # self.search(move, best, inf), inline
-                value = self.negamax(child, mover, 1, self.depth - 1, best, inf) \
-                    if mover == self.player else \
-                    -self.negamax(child, mover, 1, self.depth - 1, -inf, -best)
+                value = self.search(move, best, inf)
             else:
                 value = self.search(move, best, nextafter(best, inf))
                 if value > best:
