@@ -313,9 +313,7 @@ class Database:
             raise DatabaseError(f"{self.path} holds {self.variant}, not {wanted}: a database "
                                 f"serves only the variant it was built for")
         if meta.get("fingerprint") != fingerprint_:
-            raise DatabaseError(f"{self.path} holds {self.variant} as a gametree whose {game} "
-                                f"differed (its key, say) built it: build it again in another "
-                                f"file")
+            raise self._built_otherwise_error(game, "in another file")
         if root is not None and meta.get("root", "") != root:
             raise DatabaseError(f"{self.path} was built from the position after "
                                 f"{meta.get('root') or 'no moves'!r}, not {root or 'no moves'!r}")
@@ -331,10 +329,15 @@ class Database:
         if fingerprint(game) != self.meta.get("fingerprint"):
             name = getattr(game, "name", type(game).__name__)
             if name == self.game_name and self._built_otherwise():
-                raise DatabaseError(f"{self.path} holds {self.variant} as a gametree whose "
-                                    f"{name} differed (its key, say) built it: build it again")
+                raise self._built_otherwise_error(name)
             raise DatabaseError(f"{self.path} holds {self.variant}: it cannot answer for "
                                 f"this {name} game (another variant)")
+
+    def _built_otherwise_error(self, name: str, where: str = "") -> DatabaseError:
+        """The refusal of a file a gametree that defined the game ``name`` otherwise built."""
+        again = f"build it again {where}".rstrip()
+        return DatabaseError(f"{self.path} holds {self.variant} as a gametree whose {name} "
+                             f"differed (its key, say) built it: {again}")
 
     def _built_otherwise(self) -> bool:
         """True if this gametree's game of the stored variant has another fingerprint than the
