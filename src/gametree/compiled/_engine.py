@@ -45,7 +45,7 @@ reading the others' entries returns the value it would return alone (only its no
 changes). The XOR costs one instruction on a single thread.
 
 Ctrl-C: compiled code never returns to the interpreter by itself, so Python's SIGINT handler
-(which runs between bytecodes) would wait for the search to end. Every :data:`INTERRUPT_EVERY`
+(which runs between bytecodes) would wait for the search to end. Every :data:`CHECK_EVERY`
 nodes, :func:`negamax` asks CPython whether SIGINT has arrived, through the C function whose
 address the workspace holds (``PyOS_InterruptOccurred``: a flag's test, in the main thread
 only); if so the search stops as the node limit stops it, and ``ws[C_INTERRUPTED]`` tells the
@@ -147,9 +147,10 @@ BUSY_BITS = 12
 """log2 of the busy marks' slots (see "Threads" above): a few per thread are in use at once."""
 _BUSY_SHIFT = 64 - BUSY_BITS
 
-INTERRUPT_EVERY = 4096
-"""Nodes between two checks for Ctrl-C (a power of two): about half a millisecond of Connect
-Four."""
+CHECK_EVERY = 1024
+"""Nodes between two checks (a power of two; about 0.15 ms of Connect Four) for Ctrl-C and,
+with several threads, for a split node of the thread's path that another thread has settled
+(:func:`stopped`)."""
 
 STEP = 2 if ALTERNATING and WINNER_MOVES_LAST else 1
 """Plies per step of the score scale in :func:`solve`: when players alternate and every game is
@@ -337,12 +338,15 @@ def order(state: Any, count: int, row: int, first: int, ws: Any) -> None:
 #
 # Each node where a thread splits the work (busy marks on) records a row in the thread's
 # stack: its table slot and key, the window it searches, its ply, and the row of the split
-# node above it (``ws[C_SPLIT_TOP]`` is the innermost). Before each move after the first,
-# :func:`settled` asks the table whether another thread has meanwhile settled one of these
-# nodes (stored a bound outside the window it is searched with): then the moves still to
-# search there are wasted work, and the thread returns to that node at once (without storing
-# anything on the way: every frame between returns as for the node limit), which answers with
-# the stored bound, as a table hit on entry would have. One thread never splits.
+# node above it (``ws[C_SPLIT_TOP]`` is the innermost). Every CHECK_EVERY nodes, wherever
+# the thread is (also deep in a subtree too small to split), :func:`settled` asks the table
+# whether another thread has meanwhile settled one of these nodes (stored a bound outside the
+# window it is searched with): then the moves still to search there are wasted work, and the
+# thread returns to that node at once (without storing anything on the way: every frame
+# between returns as for the node limit), which answers with the stored bound, as a table hit
+# on entry would have. (Asking before each move of a split node instead cost a thread about
+# 7% of its speed and missed the subtrees below the split threshold.) One thread never
+# splits.
 
 S_SLOT = 0
 S_KEY = 1
@@ -396,16 +400,21 @@ def settled(ws: Any) -> int:
     return found
 
 
-@njit(cache=True, inline="always")
-def unwind(ws: Any, own: int, target: int) -> int:
-    """Leave the split node ``own`` for the settled node ``target``: its value if it is this
-    one, else 0 and the return to ``target`` starts (see :func:`unwound`)."""
-    ws[C_SPLIT_TOP] = ws[own + S_LINK]
-    if target == own:
-        return ws[C_UNWIND_VALUE]
-    ws[C_UNWIND] = target
-    ws[C_ABORTED] = ABORTED_UNWIND
-    return 0
+@njit(cache=True)
+def stopped(ws: Any) -> bool:
+    """Must the search stop at this node (asked every :data:`CHECK_EVERY` nodes)? On Ctrl-C;
+    and with several threads, when :func:`settled` finds a split node of the thread's path
+    settled: then the return to it starts (see :func:`unwound`)."""
+    if interrupted(ws):
+        ws[C_ABORTED] = 1
+        return True
+    if ws[C_BUSY_MASK] != 0:
+        target = settled(ws)
+        if target != 0:
+            ws[C_UNWIND] = target
+            ws[C_ABORTED] = ABORTED_UNWIND
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -430,8 +439,10 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     nodes = ws[C_NODES] + 1
     ws[C_NODES] = nodes
     # The limit is 2**62 unless a caller sets one; Ctrl-C stops the search the same way.
-    if nodes > ws[C_NODE_LIMIT] or ((nodes & (INTERRUPT_EVERY - 1)) == 0 and interrupted(ws)):
+    if nodes > ws[C_NODE_LIMIT]:
         ws[C_ABORTED] = 1
+        return 0
+    if (nodes & (CHECK_EVERY - 1)) == 0 and stopped(ws):
         return 0
     key = 0
     slot = 0
@@ -541,10 +552,6 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
         mark = 0
         tag = 0
         if busy != 0 and start <= i < 64:
-            if i > 0:
-                done = settled(ws)
-                if done != 0:
-                    return unwind(ws, own, done)
             tag = k_key(child) ^ _HASH_MULTIPLIER
             mark = busy + (((tag * _HASH_MULTIPLIER) >> _BUSY_SHIFT) & ws[C_BUSY_MASK])
             if ws[mark] == tag:
@@ -576,9 +583,6 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
         for i in range(min(count, 64)):
             if (deferred >> i) & 1 == 0:
                 continue
-            done = settled(ws)
-            if done != 0:
-                return unwind(ws, own, done)
             child = k_play(state, ws[row + i])
             if ALTERNATING or k_to_move(child) != mover:
                 value = -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
