@@ -280,3 +280,16 @@ def test_a_search_after_a_threaded_solve_finds_none_of_its_helpers_entries() -> 
     after = gametree.search(game, state, threads=2, depth=6)
     assert (after.value, after.best_move, after.stats.nodes) == (alone.value, alone.best_move,
                                                                  alone.stats.nodes)
+
+
+def test_a_search_in_the_other_scoring_mode_after_a_threaded_solve_starts_empty() -> None:
+    # A threaded solve fills the table. A search in the other scoring mode that follows on the
+    # same engine (not fresh) must find it empty, as a fresh search would: the stored values
+    # would be misread.
+    form = connect4_kernel.compiled_form(ConnectFour())
+    state = form.encode(play_moves(ConnectFour(), list(pons_set("L1_R2", 1)[0][0])))
+    alone = engine(1).search(state, depth=8, by_distance=False, fresh=True)
+    engine(2).search(state, fresh=True)
+    after = engine(2).search(state, depth=8, by_distance=False)
+    assert (after.value, after.best_move, after.stats.nodes) == (alone.value, alone.best_move,
+                                                                 alone.stats.nodes)

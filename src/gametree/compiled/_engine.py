@@ -182,10 +182,22 @@ def slot_of(key: int, ws: Any) -> int:
 
 @njit(cache=True)
 def clear(ws: Any) -> None:
-    """Empty the table: the slots listed as dirty, or all of it if the list overflowed."""
-    table = ws[C_TABLE]
-    if ws[C_DIRTY_OVERFLOW]:
-        ws[table:] = 0
+    """Empty the table of a workspace that alone fills it: the slots listed as dirty, or all
+    of it if the list overflowed."""
+    clear_share(ws, 0, 1, ws[C_DIRTY_OVERFLOW] != 0)
+
+
+@njit(cache=True, nogil=True)
+def clear_share(ws: Any, share: int, shares: int, whole: bool) -> None:
+    """One workspace's share of emptying the table that ``shares`` workspaces fill: the slots
+    its dirty list names; or, when ``whole`` (a list overflowed, so only emptying everything
+    catches every slot), the ``share``-th of ``shares`` equal parts of the table. Its list
+    then starts anew. The threads of a solve each empty their share at once, without the
+    interpreter lock."""
+    if whole:
+        table = ws[C_TABLE]
+        size = 2 * (ws[C_TABLE_MASK] + 1)
+        ws[table + size * share // shares:table + size * (share + 1) // shares] = 0
     else:
         dirty = ws[C_DIRTY]
         for i in range(ws[C_DIRTY_COUNT]):

@@ -54,6 +54,7 @@ _C_NODE_LIMIT = 8
 _C_BY_DISTANCE = 9
 _C_TABLE_MASK = 11
 _C_TABLE_SHIFT = 12
+_C_DIRTY_OVERFLOW = 13
 _C_MOVES = 14
 _C_DIRTY = 16
 _C_DIRTY_CAPACITY = 17
@@ -299,11 +300,17 @@ class CompiledEngine:
         """Empty the table (at the cost of the slots used since it was last emptied, not of
         the whole table) and reset the counters."""
         if not self._empty:
-            self._module.clear(self._ws)
-            for helper in self._helpers:  # the slots the helpers filled first
-                self._module.clear(helper)
+            self._clear()
             self._empty = True
         self._reset_counters()
+
+    def _clear(self) -> None:
+        """Empty the table from this thread: the slots that each thread's dirty list names, or
+        all of it when a list overflowed."""
+        views = (self._ws, *self._helpers)
+        whole = any(view[_C_DIRTY_OVERFLOW] for view in views)
+        for share, view in enumerate(views):
+            self._module.clear_share(view, share, len(views), whole)
 
     def _use_table(self, by_distance: bool) -> None:
         """Make the table ready for a search in this scoring mode: entries stored in the other
@@ -488,8 +495,6 @@ class CompiledEngine:
         if fresh:  # the first compiled call empties the table and the counters
             self._ws[_C_BY_DISTANCE] = 1 if by_distance or weak else 0
             self._empty = False
-            for helper in self._helpers:  # it knows the main thread's entries, not theirs
-                self._module.clear(helper)
         else:
             self._use_table(by_distance or weak)
             self._reset_counters()
@@ -603,6 +608,8 @@ class CompiledEngine:
         if threaded:
             self._threaded_root(run.state, depth, mode)
         else:
+            if mode & _MODE_FRESH and self._helpers:
+                self._clear()  # search_root's own emptying knows the main thread's slots only
             module.search_root(run.state, first, depth, mode, ws, out)
         if ws[_C_ABORTED]:
             if ws[_C_INTERRUPTED]:  # Ctrl-C, not the node limit
@@ -647,8 +654,10 @@ class CompiledEngine:
     def _threaded_root(self, state: Any, depth: int, mode: int) -> None:
         """:func:`search_root` of a solve to the end of the game on :attr:`threads` threads:
         the main search (``search_root_parallel``, into ``self._out``) and the helpers
-        (``helper``), all without the interpreter lock, share the table. Once the main search
-        has answered, the helpers are stopped (their node limit set to 0) and joined.
+        (``helper``), all without the interpreter lock, share the table. A fresh solve's
+        threads first empty the table together, each its share, and wait for each other. Once
+        the main search has answered, the helpers are stopped (their node limit set to 0) and
+        joined.
 
         The compiled threads cannot ask CPython about Ctrl-C (``PyOS_InterruptOccurred`` needs
         the interpreter lock, which they do not hold), so this thread waits for them in
@@ -658,32 +667,29 @@ class CompiledEngine:
         """
         self._load_threads()
         module, ws, helpers = self._module, self._ws, self._helpers
-        if mode & _MODE_FRESH:  # emptied here, before any thread stores an entry
-            self._empty = False
-            self.new_search()
+        views = (ws, *helpers)
+        emptied: threading.Barrier | None = None
+        whole = False
+        if mode & _MODE_FRESH:  # the threads empty the table, before any of them stores
+            emptied = threading.Barrier(len(views))
+            whole = any(view[_C_DIRTY_OVERFLOW] for view in views)
+            self._reset_counters()
             mode &= ~_MODE_FRESH
-        for helper in helpers:
-            helper[:_C_ABORTED + 1] = 0
-            helper[_C_DEEPEST] = 0
-            helper[_C_OVERFLOW] = 0
-            helper[_C_BY_DISTANCE] = ws[_C_BY_DISTANCE]
-            helper[_C_NODE_LIMIT] = _NO_LIMIT
-        busy = int(ws[_C_BUSY])
-        ws[busy:busy + (1 << _BUSY_BITS)] = 0  # no mark left by a stopped search
-        for view in (ws, *helpers):  # the busy marks on: the threads split the work
-            view[_C_BUSY_MASK] = (1 << _BUSY_BITS) - 1
-            view[_C_SPLIT_LEFT] = _SPLIT_LEFT
-            view[_C_FIRST_LEFT] = _FIRST_LEFT
-            view[_C_SPLIT_TOP] = 0
+        self._share_work()
         check = int(ws[_C_INTERRUPT_CHECK])
         ws[_C_INTERRUPT_CHECK] = 0
         failures: list[BaseException] = []
 
-        def run(done: threading.Event, function: Any, *args: Any) -> None:
+        def run(done: threading.Event, share: int, function: Any, *args: Any) -> None:
             try:
+                if emptied is not None:
+                    module.clear_share(views[share], share, len(views), whole)
+                    emptied.wait()
                 function(*args)
             except BaseException as error:  # reported in the calling thread
                 failures.append(error)
+                if emptied is not None:
+                    emptied.abort()  # no thread waits for this one for ever
             finally:
                 done.set()
 
@@ -692,11 +698,11 @@ class CompiledEngine:
         # stopped (gh-90882), and a compiled thread must never outlive its search.
         finished = [threading.Event() for _ in range(len(helpers) + 1)]
         main = threading.Thread(target=run, name="gametree-search", daemon=True,
-                                args=(finished[0], module.search_root_parallel, state, 0,
+                                args=(finished[0], 0, module.search_root_parallel, state, 0,
                                       depth, mode, ws, self._out))
         others = [threading.Thread(target=run, name=f"gametree-helper-{number}", daemon=True,
-                                   args=(finished[number], module.helper, state, depth, mode,
-                                         helper, self._helper_out[number - 1]))
+                                   args=(finished[number], number, module.helper, state, depth,
+                                         mode, helper, self._helper_out[number - 1]))
                   for number, helper in enumerate(helpers, 1)]
         started: list[threading.Event] = []
         try:
@@ -709,18 +715,36 @@ class CompiledEngine:
             while not finished[0].wait(0.1):
                 pass  # SIGINT's handler runs here, between two waits
         finally:
-            for view in (ws, *helpers):  # stop whatever still runs (all, after Ctrl-C)
+            if emptied is not None and len(started) < len(views):
+                emptied.abort()  # a thread failed to start: the others must not wait for it
+            for view in views:  # stop whatever still runs (all, after Ctrl-C)
                 view[_C_NODE_LIMIT] = 0
             _join_all(started)  # before the interrupt check comes back: it needs the GIL
             ws[_C_NODE_LIMIT] = _NO_LIMIT
             ws[_C_INTERRUPT_CHECK] = check
-            for view in (ws, *helpers):  # one thread's searches mark nothing
+            for view in views:  # one thread's searches mark nothing
                 view[_C_BUSY_MASK] = 0
-            for helper in helpers:
-                helper[_C_NODE_LIMIT] = _NO_LIMIT
-                helper[_C_ABORTED] = 0
         if failures:
             raise failures[0]
+
+    def _share_work(self) -> None:
+        """Make every thread's workspace ready for a threaded search: the helpers' counters
+        zero and their scoring mode the main search's, no busy mark left by a stopped search,
+        and the busy marks on, so that the threads split the work."""
+        ws = self._ws
+        for helper in self._helpers:
+            helper[:_C_ABORTED + 1] = 0
+            helper[_C_DEEPEST] = 0
+            helper[_C_OVERFLOW] = 0
+            helper[_C_BY_DISTANCE] = ws[_C_BY_DISTANCE]
+            helper[_C_NODE_LIMIT] = _NO_LIMIT
+        busy = int(ws[_C_BUSY])
+        ws[busy:busy + (1 << _BUSY_BITS)] = 0
+        for view in (ws, *self._helpers):
+            view[_C_BUSY_MASK] = (1 << _BUSY_BITS) - 1
+            view[_C_SPLIT_LEFT] = _SPLIT_LEFT
+            view[_C_FIRST_LEFT] = _FIRST_LEFT
+            view[_C_SPLIT_TOP] = 0
 
     def _summed(self, counters: Sequence[int]) -> list[int]:
         """The main search's counters (the R_COUNTERS order) with the helpers' added: nodes,
