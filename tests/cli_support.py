@@ -30,10 +30,12 @@ def gametree(*args: str, typed: str = "", env: dict[str, str] | None = None,
 
 
 COMPILE_NOTICE = re.compile(
-    r"^gametree: (compiling the .+ kernel \(.+\)"
-    r"|waiting for another process to finish compiling the .+ kernel)\.\.\.$", re.M)
-"""The line a process writes to standard error before it compiles a kernel (once per cache),
-or while it waits for another process compiling the same kernel (tests run in parallel)."""
+    r"^gametree: (compiling the .+ kernel(?:'s retrograde analysis)? \(.+\)"
+    r"|waiting for another process to finish compiling the .+ kernel"
+    r"(?:'s retrograde analysis)?)\.\.\.$", re.M)
+"""The line a process writes to standard error before it compiles a kernel, or a kernel's
+retrograde analysis (once per cache), or while it waits for another process compiling the
+same (tests run in parallel)."""
 
 
 def without_compile_notice(stderr: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -10,12 +11,14 @@ import pytest
 from gametree import search, solve_batch
 from gametree.db.answer import SolutionDatabase
 from gametree.db.build import build
+from gametree.db.check import export_rows
 from gametree.db.retrograde import join_value, solve, whole_game_rows
 from gametree.db.store import Database
 from gametree.games.connect4 import ConnectFour
 from gametree.games.nim import mover_wins
 from gametree.registry import make
 
+from .cli_support import gametree
 from .exact import reachable
 
 
@@ -47,6 +50,25 @@ def test_the_compiled_and_python_retrograde_analyses_store_the_same_rows() -> No
     assert compiled_solution.tier == "compiled"
     assert compiled_solution.graph.size == 5478  # the kernel's key tells twins apart
     assert list(whole_game_rows(game, compiled_solution)) == python
+
+
+def test_a_second_process_loads_the_compiled_retrograde_analysis_from_the_cache(
+        tmp_path: Path) -> None:
+    # Its numba functions are generated and cached per kernel, as the engine's are: the first
+    # build on a machine compiles them (and says so), the next process only loads them.
+    env = dict(os.environ, GAMETREE_CACHE_DIR=str(tmp_path / "cache"))
+    errors = []
+    for number in (1, 2):
+        done = gametree("db", "build", "tictactoe", "--all", "--quiet", "--db",
+                        str(tmp_path / f"{number}.db"), env=env)
+        assert done.returncode == 0, done.stderr
+        errors.append(done.stderr)
+    assert errors[0].splitlines() == [
+        f"gametree: compiling the tic-tac-toe kernel's retrograde analysis (once; cached "
+        f"in {tmp_path / 'cache'})..."]
+    assert errors[1] == ""
+    with Database.open(tmp_path / "1.db") as first, Database.open(tmp_path / "2.db") as second:
+        assert list(export_rows(first, "jsonl")) == list(export_rows(second, "jsonl"))
 
 
 def test_connect_four_4x4_database_agrees_with_2000_random_exact_solves(tmp_path: Path) -> None:

@@ -28,6 +28,10 @@ function compiled for the kernel (its rules, their helpers, the defaults) is com
 member of that module (:class:`Isolator`), so its symbols carry the kernel's digest too and no
 two kernels' machine code can be confused, in memory or on disk.
 
+Other templates go through the same machinery (:func:`kernel_module`): the retrograde analysis
+of whole games (``gametree/db/_retrograde.py``) is generated, cached and checked per kernel in
+the same way, as a module of its own.
+
 The first use of a kernel in a fresh cache compiles every entry point and reports it through
 :func:`set_compile_listener` (the CLI prints "compiling the Connect Four kernel...") before
 anything is compiled; the search itself never prints. Later processes load the machine code
@@ -110,12 +114,12 @@ def _writable(directory: Path) -> bool:
     return True
 
 
-def _module_source(kernel: Kernel) -> str:
-    """The generated module's text: a first line naming the kernel (for ``gametree cache
+def _module_source(template: Path, title: str) -> str:
+    """The generated module's text: a first line with its ``title`` (for ``gametree cache
     info``), then the template with its binding block replaced."""
-    text = _TEMPLATE.read_text(encoding="utf-8")
+    text = template.read_text(encoding="utf-8")
     start, end = text.index(_BEGIN), text.index(_END)
-    return header(kernel.name) + text[:start] + _binding_stub() + text[end + len(_END):]
+    return header(title) + text[:start] + _binding_stub() + text[end + len(_END):]
 
 
 def _binding_stub() -> str:
@@ -164,6 +168,21 @@ def _default_non_losing_moves(state: Any, out: Any) -> int:
 
 def _default_plies_left(state: Any) -> int:
     return 0
+
+
+def _state_to_row(size: int) -> Callable[[Any, Any, int], None]:
+    """A function that writes a kernel state (an int when ``size`` is 0, else a tuple of
+    ``size`` ints) into row ``i`` of a two-dimensional array, as :func:`binding`'s
+    ``k_state_from_row`` reads it back."""
+    if size == 0:
+        def state_to_row(state: Any, rows: Any, i: int) -> None:
+            rows[i, 0] = state
+        return state_to_row
+    namespace: dict[str, Any] = {"__name__": __name__}  # cached code names its module
+    body = "".join(f"    rows[i, {j}] = state[{j}]\n" for j in range(size))
+    exec(f"def state_to_row(state, rows, i):\n{body}", namespace)
+    function: Callable[[Any, Any, int], None] = namespace["state_to_row"]
+    return function
 
 
 class Isolator:
@@ -243,9 +262,11 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
         exec(f"def state_from_row(row):\n    return ({parts},)\n", namespace)
         state_from_row = namespace["state_from_row"]
     bound["k_state_from_row"] = jit(state_from_row)
+    bound["k_state_to_row"] = jit(_state_to_row(size))
     types = numba_module().types
     bound["STATE_TYPE"] = types.int64 if size == 0 else types.UniTuple(types.int64, size)
     bound.update(
+        STATE_WIDTH=max(size, 1),
         HAS_KEY=has_key,
         HAS_MOVE_SCORE="move_score" in rules,
         HAS_THREATS=kernel.has_threat_hooks,
@@ -315,7 +336,16 @@ class _Plan:
 
 
 def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
-    """The compiled engine module of ``kernel``, and whether it still has to be compiled.
+    """The compiled engine module of ``kernel``, and whether it still has to be compiled
+    (:func:`kernel_module` of the engine template)."""
+    return kernel_module(kernel, _TEMPLATE, "")
+
+
+def kernel_module(kernel: Kernel, template: Path, part: str) -> tuple[ModuleType, bool]:
+    """The module generated from ``template`` for ``kernel`` (``part`` names what it does
+    when it is not the engine, as in "retrograde analysis": said when it compiles, and listed
+    by ``gametree cache info`` as the kernel's name and ``part``), and whether it still has to
+    be compiled.
 
     A kernel whose cached files are all there and intact (:func:`_damage`) is loaded without
     anything of what follows: its entry points load from numba's cache on first call, even
@@ -331,7 +361,8 @@ def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
     second value is true when the caller must compile every entry point now, inside
     :func:`compiling`.
     """
-    source = _module_source(kernel)
+    title = f"{kernel.name} {part}" if part else kernel.name
+    source = _module_source(template, title)
     identity = _identity(kernel, source)
     with _lock:
         tag = identity or f"uncached{next(_uncached)}"  # an uncached kernel is always new
@@ -339,7 +370,8 @@ def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
         if identity is not None and name in _modules:
             module = _modules[name]
             return module, not module.__dict__["_gametree_ready"]
-        plan = _plan(kernel, name, source, identifiable=identity is not None)
+        label = f"the {kernel.name} kernel's {part}" if part else f"the {kernel.name} kernel"
+        plan = _plan(kernel, name, source, label, identifiable=identity is not None)
         try:
             module = _load(kernel, name, source, plan)
         except BaseException:
@@ -350,13 +382,14 @@ def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
         return module, not plan.ready
 
 
-def _plan(kernel: Kernel, name: str, source: str, *, identifiable: bool) -> _Plan:
-    """Decide where the engine module of ``kernel`` comes from (see :func:`engine_module`);
-    when it is to be compiled into the cache, take its lock and write the module."""
+def _plan(kernel: Kernel, name: str, source: str, label: str, *,
+          identifiable: bool) -> _Plan:
+    """Decide where the module ``name`` generated for ``kernel`` (``label`` in messages)
+    comes from (see :func:`kernel_module`); when it is to be compiled into the cache, take
+    its lock and write the module."""
     cache = cache_directory()
     folder = kernels_directory(cache)
     path = folder / f"{name}.py"
-    label = f"the {kernel.name} kernel"
     damage = None
     if identifiable and _is_ready(path):
         damage = _damage(path, source)
@@ -374,7 +407,7 @@ def _plan(kernel: Kernel, name: str, source: str, *, identifiable: bool) -> _Pla
         return _Plan(cache, None, notice=f"compiling {label} ({folder} cannot be written, so "
                                          "it is not cached)...")
     lock = CompileLock(path.with_suffix(LOCK_SUFFIX))
-    lock.acquire(on_wait=lambda: notify(waiting_message(kernel)))
+    lock.acquire(on_wait=lambda: notify(waiting_message(label)))
     plan = _Plan(cache, path, lock=lock)
     try:
         if _is_ready(path):  # compiled, or damaged, while this process waited for the lock
@@ -491,9 +524,10 @@ def notify(message: str) -> None:
         listener(message)
 
 
-def waiting_message(kernel: Kernel) -> str:
-    """What to tell the user while another process compiles ``kernel``."""
-    return f"waiting for another process to finish compiling the {kernel.name} kernel..."
+def waiting_message(label: str) -> str:
+    """What to tell the user while another process compiles what ``label`` names ("the
+    connect4 7x6 kernel")."""
+    return f"waiting for another process to finish compiling {label}..."
 
 
 @contextlib.contextmanager

@@ -2,9 +2,11 @@
 that lets only one process compile a kernel at a time.
 
 Every compiled kernel is a generated engine module in the cache's ``kernels`` directory
-(:mod:`gametree.compiled.build`) with a few files beside it, all named after the module::
+(:mod:`gametree.compiled.build`) with a few files beside it, all named after the module (a
+kernel's retrograde analysis, :mod:`gametree.db.retrograde`, is one more such module, with a
+digest of its own)::
 
-    kernels/_gametree_engine_<kernel>_<digest>.py      the generated engine (first line: its kernel)
+    kernels/_gametree_engine_<kernel>_<digest>.py      the generated module (first line: its title)
     kernels/_gametree_engine_<kernel>_<digest>.ready   written once every entry point is compiled
     kernels/_gametree_engine_<kernel>_<digest>.lock    held while a process compiles the kernel
     kernels/__pycache__/_gametree_engine_<kernel>_<digest>.*   numba's machine code (and index)
@@ -82,9 +84,11 @@ def kernels_directory(cache: Path | None = None) -> Path:
     return (cache_directory() if cache is None else cache) / KERNELS
 
 
-def header(kernel_name: str) -> str:
-    """The first line of the engine module generated for the kernel ``kernel_name``."""
-    return f"{HEADER}{kernel_name!r}\n"
+def header(title: str) -> str:
+    """The first line of a module generated for a kernel: its ``title``, the kernel's name
+    (and for a module other than the engine, what it does), as ``gametree cache info`` lists
+    it."""
+    return f"{HEADER}{title!r}\n"
 
 
 def module_name(kernel_name: str, tag: str) -> str:

@@ -24,12 +24,15 @@ Two tiers, one answer (the tests compare them):
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from ..compiled import build
 from ..compiled.kernel import ONGOING, Kernel
 from ..game import ContractError, Game
 from ..values import WIN
@@ -264,208 +267,21 @@ def _decoder(game: Game[Any, Any], tier: str) -> Callable[[Any, Any], Any]:
 
 # -- the compiled tier ------------------------------------------------------------------------
 
-_SOURCE = '''
-def state_from_row(row):
-    return {state}
+_TEMPLATE = Path(__file__).with_name("_retrograde.py")
 
 
-def state_to_row(state, rows, i):
-{store}
+def _compiled_solver(kernel: Kernel, root: Any) -> Any:
+    """The generated retrograde module of ``kernel`` (:mod:`gametree.db._retrograde`, cached
+    on disk with the kernel's engine), compiled or loaded now (with a one-position exploration
+    from ``root`` and an empty solve), so that its work can be timed apart."""
+    import numpy as np  # noqa: PLC0415 - comes with numba, only for the compiled tier
 
-
-def slot_of(key, bits):
-    return ((key * MULTIPLIER) >> (64 - bits)) & ((1 << bits) - 1)
-
-
-def grown(array, used, size, fill):
-    """``array`` (one dimension) in a new array of ``size`` slots: its first ``used`` kept,
-    the others ``fill``."""
-    bigger = np.full(size, fill, np.int64)
-    bigger[:used] = array[:used]
-    return bigger
-
-
-def explore(root, max_moves, limit):
-    width = {width}
-    cap = 1 << 12
-    ecap = 1 << 14
-    bits = 14
-    states = np.zeros((cap, width), np.int64)
-    parent = np.full(cap, -1, np.int64)
-    pmove = np.zeros(cap, np.int64)
-    keys = np.zeros(cap, np.int64)
-    outcome = np.zeros(cap, np.int64)
-    mover = np.zeros(cap, np.int64)
-    start = np.zeros(cap + 1, np.int64)
-    child = np.zeros(ecap, np.int64)
-    emove = np.zeros(ecap, np.int64)
-    table = np.full(1 << bits, -1, np.int64)
-    buf = np.zeros(max_moves, np.int64)
-    state_to_row(root, states, 0)
-    key = k_key(root)
-    keys[0] = key
-    table[slot_of(key, bits)] = 0
-    n = 1
-    e = 0
-    head = 0
-    while head < n and head < limit:
-        state = state_from_row(states[head])
-        start[head] = e
-        result = k_outcome(state)
-        mover[head] = k_to_move(state)
-        outcome[head] = result
-        if result == ONGOING:
-            count = k_moves(state, buf)
-            for m in range(count):
-                after = k_play(state, buf[m])
-                key = k_key(after)
-                slot = slot_of(key, bits)
-                found = -1
-                while table[slot] >= 0:
-                    if keys[table[slot]] == key:
-                        found = table[slot]
-                        break
-                    slot = (slot + 1) & ((1 << bits) - 1)
-                if found < 0:
-                    if n == cap:
-                        cap *= 2
-                        states2 = np.zeros((cap, width), np.int64)
-                        states2[:n] = states[:n]
-                        states = states2
-                        parent = grown(parent, n, cap, -1)
-                        pmove = grown(pmove, n, cap, 0)
-                        keys = grown(keys, n, cap, 0)
-                        outcome = grown(outcome, n, cap, 0)
-                        mover = grown(mover, n, cap, 0)
-                        start = grown(start, n + 1, cap + 1, 0)
-                    found = n
-                    state_to_row(after, states, n)
-                    parent[n] = head
-                    pmove[n] = buf[m]
-                    keys[n] = key
-                    table[slot] = n
-                    n += 1
-                    if 2 * n > (1 << bits):
-                        bits += 1
-                        table = np.full(1 << bits, -1, np.int64)
-                        for i in range(n):
-                            s = slot_of(keys[i], bits)
-                            while table[s] >= 0:
-                                s = (s + 1) & ((1 << bits) - 1)
-                            table[s] = i
-                if e == ecap:
-                    ecap *= 2
-                    child = grown(child, e, ecap, 0)
-                    emove = grown(emove, e, ecap, 0)
-                child[e] = found
-                emove[e] = buf[m]
-                e += 1
-        head += 1
-    start[head] = e
-    n = head  # with a limit: the positions expanded (a warm-up)
-    return (n, states[:n].copy(), parent[:n].copy(), pmove[:n].copy(), outcome[:n].copy(),
-            mover[:n].copy(), start[:n + 1].copy(), child[:e].copy(), emove[:e].copy())
-
-
-def seen(value, same):
-    further = value - 1 if value > 0 else (value + 1 if value < 0 else 0)
-    return further if same else -further
-
-
-def solve(n, start, child, outcome, mover):
-    e = start[n]
-    remaining = np.zeros(n, np.int64)
-    first = np.zeros(n + 1, np.int64)
-    for i in range(n):
-        remaining[i] = start[i + 1] - start[i]
-        for j in range(start[i], start[i + 1]):
-            first[child[j] + 1] += 1
-    for i in range(n):
-        first[i + 1] += first[i]
-    rev = np.zeros(e, np.int64)
-    fill = first[:n].copy()
-    for i in range(n):
-        for j in range(start[i], start[i + 1]):
-            c = child[j]
-            rev[fill[c]] = i
-            fill[c] += 1
-    value = np.zeros(n, np.int64)
-    queue = np.zeros(n, np.int64)
-    head = 0
-    tail = 0
-    bad = 0
-    for i in range(n):
-        if remaining[i] == 0:
-            o = outcome[i]
-            if o == ONGOING:
-                bad += 1
-                o = 0
-            mine = o if mover[i] == 0 else -o
-            value[i] = WIN if mine > 0 else (-WIN if mine < 0 else 0)
-            queue[tail] = i
-            tail += 1
-    while head < tail:
-        c = queue[head]
-        head += 1
-        for j in range(first[c], first[c + 1]):
-            p = rev[j]
-            remaining[p] -= 1
-            if remaining[p] == 0:
-                best = -2 * WIN
-                for q in range(start[p], start[p + 1]):
-                    d = child[q]
-                    v = seen(value[d], mover[d] == mover[p])
-                    if v > best:
-                        best = v
-                value[p] = best
-                queue[tail] = p
-                tail += 1
-    best_edge = np.zeros(e, np.bool_)
-    for p in range(n):
-        for q in range(start[p], start[p + 1]):
-            d = child[q]
-            best_edge[q] = seen(value[d], mover[d] == mover[p]) == value[p]
-    return value, best_edge, tail, bad
-'''
-
-_solvers: dict[str, Any] = {}
-
-
-def _compiled_solver(kernel: Kernel) -> Any:
-    """The numba functions of ``kernel``'s retrograde analysis (compiled once per process)."""
-    name = kernel.identity() or f"anonymous-{id(kernel)}"
-    known = _solvers.get(name)
-    if known is not None:
-        return known
-    import numba  # noqa: PLC0415 - only for the compiled tier
-    import numpy as np  # noqa: PLC0415
-
-    def jit(function: Any) -> Any:  # the factory's functions come back compiled already
-        return function if hasattr(function, "py_func") else numba.njit(function)
-
-    rules = kernel.compiled_rules(jit)
-    size = kernel.state_size
-    if size == 0:
-        state, store, width = "row[0]", "    rows[i, 0] = state", 1
-    else:
-        state = "(" + ", ".join(f"row[{i}]" for i in range(size)) + ",)"
-        store = "\n".join(f"    rows[i, {i}] = state[{i}]" for i in range(size))
-        width = size
-    source = _SOURCE.format(state=state, store=store, width=width)
-    namespace: dict[str, Any] = {
-        "np": np, "ONGOING": ONGOING, "WIN": WIN,
-        "MULTIPLIER": -7046029254386353131,  # 0x9E3779B97F4A7C15 (Fibonacci hashing)
-        "k_to_move": rules["to_move"], "k_moves": rules["moves"], "k_play": rules["play"],
-        "k_outcome": rules["outcome"],
-        "k_key": rules["key"] if "key" in rules else numba.njit(lambda state: state),
-        "__name__": __name__,
-    }
-    exec(compile(source, f"<retrograde {kernel.name}>", "exec"), namespace)
-    for function in ("state_from_row", "state_to_row", "slot_of", "grown", "seen"):
-        namespace[function] = numba.njit(inline="always")(namespace[function])
-    solver = (numba.njit(namespace["explore"]), numba.njit(namespace["solve"]))
-    _solvers[name] = solver
-    return solver
+    module, needs_compiling = build.kernel_module(kernel, _TEMPLATE, "retrograde analysis")
+    with build.compiling(module) if needs_compiling else contextlib.nullcontext():
+        module.explore(root, kernel.max_moves, 1)
+        empty = np.zeros(1, np.int64)
+        module.solve(0, empty, empty[:0], empty, empty)
+    return module
 
 
 def compiled_graph(game: Game[Any, Any], root: Any,
@@ -474,19 +290,13 @@ def compiled_graph(game: Game[Any, Any], root: Any,
     positions on the Python form. Returns the graph (Python states filled in), the values,
     the best edges and the times (``perf_counter``) when compiling and when the compiled
     work ended."""
-    import numpy as np  # noqa: PLC0415 - comes with numba
-
     kernel = form.kernel
-    explore, solve_ = _compiled_solver(kernel)
     encoded = form.encode(root)
-    # Compile now (a one-position exploration and an empty solve), timed apart from the work.
-    explore(encoded, kernel.max_moves, 1)
-    empty = np.zeros(1, np.int64)
-    solve_(0, empty, empty[:0], empty, empty)
+    module = _compiled_solver(kernel, encoded)
     compiled = time.perf_counter()
-    n, _, parent, pmove, outcome, mover, start, child, emove = explore(
+    n, _, parent, pmove, outcome, mover, start, child, emove = module.explore(
         encoded, kernel.max_moves, 1 << 62)
-    value, best, solved, bad = solve_(n, start, child, outcome, mover)
+    value, best, solved, bad = module.solve(n, start, child, outcome, mover)
     if bad:
         raise ContractError(f"kernel {kernel.name}: {bad} position(s) without legal moves are "
                             f"not finished")
