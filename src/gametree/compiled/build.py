@@ -170,19 +170,22 @@ def _default_plies_left(state: Any) -> int:
     return 0
 
 
-def _state_to_row(size: int) -> Callable[[Any, Any, int], None]:
-    """A function that writes a kernel state (an int when ``size`` is 0, else a tuple of
-    ``size`` ints) into row ``i`` of a two-dimensional array, as :func:`binding`'s
-    ``k_state_from_row`` reads it back."""
+def _row_functions(size: int) -> tuple[Callable[[Any], Any], Callable[[Any, Any, int], None]]:
+    """The functions that read a kernel state (an int when ``size`` is 0, else a tuple of
+    ``size`` ints) from a row of a two-dimensional int64 array, and write one into row ``i``."""
     if size == 0:
+        def state_from_row(row: Any) -> Any:
+            return row[0]
+
         def state_to_row(state: Any, rows: Any, i: int) -> None:
             rows[i, 0] = state
-        return state_to_row
+        return state_from_row, state_to_row
     namespace: dict[str, Any] = {"__name__": __name__}  # cached code names its module
-    body = "".join(f"    rows[i, {j}] = state[{j}]\n" for j in range(size))
-    exec(f"def state_to_row(state, rows, i):\n{body}", namespace)
-    function: Callable[[Any, Any, int], None] = namespace["state_to_row"]
-    return function
+    parts = ", ".join(f"row[{j}]" for j in range(size))
+    stores = "".join(f"    rows[i, {j}] = state[{j}]\n" for j in range(size))
+    exec(f"def state_from_row(row):\n    return ({parts},)\n\n"
+         f"def state_to_row(state, rows, i):\n{stores}", namespace)
+    return namespace["state_from_row"], namespace["state_to_row"]
 
 
 class Isolator:
@@ -253,16 +256,9 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
     for name in ("to_move", "moves", "play", "outcome"):
         bound[f"k_{name}"] = rules[name]
     size = kernel.state_size
-    if size == 0:
-        def state_from_row(row: Any) -> Any:
-            return row[0]
-    else:
-        namespace: dict[str, Any] = {"__name__": __name__}  # cached code names its module
-        parts = ", ".join(f"row[{i}]" for i in range(size))
-        exec(f"def state_from_row(row):\n    return ({parts},)\n", namespace)
-        state_from_row = namespace["state_from_row"]
+    state_from_row, state_to_row = _row_functions(size)
     bound["k_state_from_row"] = jit(state_from_row)
-    bound["k_state_to_row"] = jit(_state_to_row(size))
+    bound["k_state_to_row"] = jit(state_to_row)
     types = numba_module().types
     bound["STATE_TYPE"] = types.int64 if size == 0 else types.UniTuple(types.int64, size)
     bound.update(

@@ -308,9 +308,14 @@ class CompiledEngine:
         """Empty the table from this thread: the slots that each thread's dirty list names, or
         all of it when a list overflowed."""
         views = (self._ws, *self._helpers)
-        whole = any(view[_C_DIRTY_OVERFLOW] for view in views)
+        whole = self._overflowed()
         for share, view in enumerate(views):
             self._module.clear_share(view, share, len(views), whole)
+
+    def _overflowed(self) -> bool:
+        """True when some thread's dirty list overflowed: only emptying the whole table then
+        catches every slot filled."""
+        return any(view[_C_DIRTY_OVERFLOW] for view in (self._ws, *self._helpers))
 
     def _use_table(self, by_distance: bool) -> None:
         """Make the table ready for a search in this scoring mode: entries stored in the other
@@ -672,7 +677,7 @@ class CompiledEngine:
         whole = False
         if mode & _MODE_FRESH:  # the threads empty the table, before any of them stores
             emptied = threading.Barrier(len(views))
-            whole = any(view[_C_DIRTY_OVERFLOW] for view in views)
+            whole = self._overflowed()
             self._reset_counters()
             mode &= ~_MODE_FRESH
         self._share_work()

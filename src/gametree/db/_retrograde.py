@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from gametree.values import WIN
+
 # BEGIN KERNEL BINDING
 # Replaced in each generated copy by the kernel's functions and constants (see build.py). The
 # stand-ins below only make this template importable and checkable on its own.
@@ -31,9 +33,6 @@ k_state_to_row: Any = None
 STATE_WIDTH = 1
 ONGOING = -(2**62)
 # END KERNEL BINDING
-
-WIN = 1_000_000
-"""The value of a win on the spot (:data:`gametree.values.WIN`)."""
 
 _HASH_MULTIPLIER = -7046029254386353131  # 0x9E3779B97F4A7C15 (Fibonacci hashing) as int64
 
