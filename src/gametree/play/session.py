@@ -21,6 +21,7 @@ from ..game import Game, GameError
 from ..values import for_player, format_value
 from .lines import LineSource, StreamLines
 from .opponent import Decision, Opponent
+from .drawing import draw
 from .style import Style
 from .wording import decision_value, effort, move_value
 
@@ -276,7 +277,8 @@ class PlaySession(Generic[S, M]):
 
     def _show_position(self) -> None:
         self._say("")
-        self._say(self.game.render(self.state))
+        last = self.history[-1].move if self.history else None
+        self._say(draw(self.game.view(self.state, last), self._style))
         self._say("")
         if self._finished():
             return
