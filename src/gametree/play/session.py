@@ -19,9 +19,9 @@ from typing import Generic, Literal, TextIO, TypeVar
 
 from ..game import Game, GameError
 from ..values import for_player, format_value
+from .drawing import draw
 from .lines import LineSource, StreamLines
 from .opponent import Decision, Opponent
-from .drawing import draw
 from .style import Style
 from .wording import decision_value, effort, move_value
 
