@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from gametree.game import Game
+from gametree.games.tictactoe import MNKGame
 from gametree.play import PlaySession, SearchOpponent, Style
 from gametree.play.drawing import draw
 from gametree.registry import games, get
@@ -62,9 +63,9 @@ def test_every_built_in_game_declares_where_each_move_acts(name: str) -> None:
                 assert filled[0] == tuple(spot["cell"]) if "cell" in spot else \
                     filled[0][1] == spot["column"]
             elif view.heaps is not None:
-                after = game.view(game.play(state, move)).heaps
-                assert after is not None
-                taken = [a - b for a, b in zip(view.heaps.sizes, after.sizes, strict=True)]
+                heaps = game.view(game.play(state, move)).heaps
+                assert heaps is not None
+                taken = [a - b for a, b in zip(view.heaps.sizes, heaps.sizes, strict=True)]
                 assert taken[spot["heap"]] == spot["count"] == sum(taken)
             else:
                 assert view.node is not None
@@ -110,7 +111,7 @@ def test_connect4_and_tictactoe_mark_the_winning_line_and_the_last_move() -> Non
                      ((5, 6), "last")}
     assert [spot.key for spot in connect4.view(connect4.initial_state()).moves] == \
         [str(column + 1) for column in connect4.moves(connect4.initial_state())]
-    tictactoe = get("tictactoe").make()
+    tictactoe = MNKGame()
     board = tictactoe.parse_board("xxx/oo_/___")
     assert {mark.cell for mark in tictactoe.view(board).marks} == {(0, 0), (0, 1), (0, 2)}
     assert tictactoe.view(board).flippable and not view.flippable

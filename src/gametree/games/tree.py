@@ -210,9 +210,9 @@ class GameTree(Game[int, int]):
                      else f"play {name} (to {self._labels[kid]})",
                      key=str(index + 1) if index < 9 else None, child=index)
             for index, (kid, name) in enumerate(zip(kids, self._move_names[state], strict=True)))
-        role = "MAX" if self.to_move(state) == 0 else "MIN"
         return View(kind="tree", text=self.render(state), moves=moves,
-                    node=TreeNode(self._labels[state], role, children))
+                    node=TreeNode(self._labels[state],
+                                  "MAX" if self.to_move(state) == 0 else "MIN", children))
 
     def node_label(self, state: int) -> str:
         """The label of node ``state``, as the text names it."""
