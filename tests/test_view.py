@@ -15,7 +15,7 @@ from gametree.game import Game
 from gametree.games.tictactoe import MNKGame
 from gametree.play import PlaySession, SearchOpponent, Style
 from gametree.play.drawing import draw
-from gametree.registry import games, get
+from gametree.registry import get
 from gametree.view import Grid, View
 from gametree.web.boards import position_json
 from tests.view_games import SPEC, TEXT_SPEC, Countdown, StackThree
@@ -43,7 +43,7 @@ def built_in(name: str) -> Game[Any, Any]:
     return get(name).make(**(SEED_003 if name == "tree" else {}))
 
 
-@pytest.mark.parametrize("name", sorted(games()))
+@pytest.mark.parametrize("name", sorted(KINDS))
 def test_every_built_in_game_declares_where_each_move_acts(name: str) -> None:
     game = built_in(name)
     for state, last in playouts(game):
@@ -75,7 +75,7 @@ def test_every_built_in_game_declares_where_each_move_acts(name: str) -> None:
             assert [mark.kind for mark in view.marks].count("last") == 1
 
 
-@pytest.mark.parametrize("name", sorted(games()))
+@pytest.mark.parametrize("name", sorted(KINDS))
 def test_the_terminal_draws_the_view_as_the_game_renders_itself(name: str) -> None:
     # One declaration serves the terminal too: drawn from the view, the board reads as the
     # game's own text (tree views are that text).

@@ -118,7 +118,6 @@ def test_a_users_grid_game_played_to_its_end_by_clicking_its_cells(
         drawn = grid_cells(browser)
         assert len(marked) >= 3
         assert {drawn[int(c.split(",")[0])][int(c.split(",")[1])] for c in marked} == {"XO"[winner]}
-    assert len(highlighted(browser, "last")) == 1
     assert browser.find_elements("css selector", "#moves button") == []
     browser.save_screenshot(str(images / "play-stackthree.png"))
     # The URL keeps the moves in the game's notation: reloading shows the same board.
