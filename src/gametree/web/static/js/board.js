@@ -103,12 +103,14 @@ function grid(svg, position, { values, onMove, hint, flipped }) {
     }
   }
   // Moves that are columns: the whole column is the button, the value written above it.
-  for (const move of position.moves.filter((item) => item.column !== undefined)) {
+  const byColumn = position.moves.filter((item) => item.column !== undefined).sort((a, b) => a.column - b.column);
+  for (const move of byColumn) {
     const value = valueOf(values, move);
     const left2 = x(move.column);
     if (value) {
       svg.append(el("rect", { x: left2 + 2, y: 2, width: size - 4, height: 21, rx: 4, fill: colour(value.kind) }));
-      svg.append(el("text", { x: left2 + size / 2, y: 17, "text-anchor": "middle", "font-size": 10.5,
+      const fits = Math.min(10.5, (size - 6) / (0.56 * value.text.length));  // long words get smaller
+      svg.append(el("text", { x: left2 + size / 2, y: 17, "text-anchor": "middle", "font-size": fits.toFixed(1),
         fill: ink(value.kind) }, value.text));
     }
     const hit = el("rect", { x: left2, y: top, width: size, height: rows * size, fill: "transparent",
