@@ -239,6 +239,18 @@ def test_tictactoe_nim_bones_and_a_tree_by_keyboard_and_clicks(base: str, browse
     press(browser, "5")  # cells 1-9 row by row: 5 is the centre
     wait_for(lambda: cells(browser).count("O") == 1)
     assert cells(browser)[4] == "X"
+    idle(browser)
+
+    def corner(cell: str) -> tuple[float, float]:
+        box: dict[str, float] = browser.execute_script(
+            f"return document.querySelector(\"#board [data-cell='{cell}'] rect\").getBBox()")
+        return box["x"], box["y"]
+
+    assert corner("0,0") < corner("2,2")
+    press(browser, "f")  # the grid's view may be flipped: 0,0 is drawn at the bottom right
+    wait_for(lambda: "flip=1" in browser.current_url)
+    assert corner("0,0") > corner("2,2")
+    assert cells(browser)[4] == "X"
     browser.get(f"{base}/play/nim?rows=1,3,5")
     idle(browser)
     assert "take 2 from row 3" in labels(browser, "#board [role=button]")
