@@ -90,19 +90,17 @@ def test_every_game_solves_analyses_and_traces_as_the_command_line(
         assert without_time(got) == without_time(expected)
 
 
-def _stones(board: dict[str, Any]) -> int:
-    """How much is on (grid, columns) or left on (rows, heap) a drawn board."""
-    if board["kind"] in ("grid", "columns"):
-        return sum(cell != "" for row in board["cells"] for cell in row)
-    if board["kind"] == "rows":
-        return int(sum(board["rows"]))
-    return int(board["heap"])
+def _stones(position: dict[str, Any]) -> int:
+    """How much is on (a grid) or left on (heaps) a drawn position."""
+    if position["kind"] == "grid":
+        return sum(cell != "" for row in position["grid"]["cells"] for cell in row)
+    return int(sum(position["heaps"]["sizes"]))
 
 
 @pytest.mark.parametrize("name", sorted(games()))
 def test_positions_and_moves_for_every_game(client: TestClient, name: str) -> None:
     # Every built-in game alternates its players (the tree's MAX and MIN levels too), and the
-    # drawn board shows the move played: a mark or a stone more, sticks or counters fewer, the
+    # drawn view shows the move played: a mark or a stone more, sticks or counters fewer, the
     # tree one node further down.
     options = {"tree": SEED_004}.get(name, {})
     before = client.post("/api/position", json={"game": name, "options": options})
@@ -116,29 +114,30 @@ def test_positions_and_moves_for_every_game(client: TestClient, name: str) -> No
     after = answer.json()
     assert after["to_move"] == 1 and after["to_move_name"] == after["players"][1]
     assert after["text"] != start["text"]
-    kind = start["board"]["kind"]
-    assert kind == {"tictactoe": "grid", "connect4": "columns", "nim": "rows", "sticks": "rows",
-                    "bones": "heap", "subtraction": "heap", "tree": "tree"}[name]
+    kind = start["kind"]
+    assert kind == {"tictactoe": "grid", "connect4": "grid", "nim": "heaps", "sticks": "heaps",
+                    "bones": "heaps", "subtraction": "heaps", "tree": "tree"}[name]
     if kind == "tree":
-        assert (start["board"]["node"], after["board"]["node"]) == ("current", first["node"])
+        chosen = start["node"]["children"][first["child"]]["label"]
+        assert (start["node"]["label"], after["node"]["label"]) == ("current", chosen)
     else:
-        taken = {"rows": first.get("count"), "heap": first.get("take")}.get(kind)
-        change = _stones(after["board"]) - _stones(start["board"])
-        assert change == (1 if taken is None else -taken)
+        change = _stones(after) - _stones(start)
+        assert change == (1 if kind == "grid" else -first["count"])
 
 
 def test_connect4_in_pons_notation_on_the_compiled_tier(client: TestClient) -> None:
     got = client.post("/api/solve", json={"game": "connect4", "moves": "4455"}).json()
     assert (got["tier"], got["value_text"], got["score"]) == ("compiled", "win in 3", 18)
     board = client.post("/api/position", json={"game": "connect4", "moves": "4455"}).json()
-    assert board["board"]["cells"][-1][3:5] == ["X", "X"]
-    assert board["board"]["cells"][-2][3:5] == ["O", "O"]
+    assert board["grid"]["cells"][-1][3:5] == ["X", "X"]
+    assert board["grid"]["cells"][-2][3:5] == ["O", "O"]
+    assert (board["separator"], board["moves"][0]["key"]) == ("", "4")
 
 
 def test_engine_reply_plays_the_best_move_and_shows_the_position(client: TestClient) -> None:
     got = client.post("/api/move", json={"game": "tictactoe", "moves": "0,0 1,1 0,1"}).json()
     assert got["best_move"] == "0,2"  # O must block the top row
-    assert got["position"]["board"]["cells"][0] == ["X", "X", "O"]
+    assert got["position"]["grid"]["cells"][0] == ["X", "X", "O"]
     by_depth = client.post("/api/move", json={"game": "tictactoe", "strength": "depth",
                                               "depth": 1}).json()
     assert by_depth["depth"] == 1

@@ -13,10 +13,7 @@ They are outside the core suite (``slow``): a real browser and server for each m
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import tempfile
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,38 +23,24 @@ import pytest
 
 from gametree.web.app import create_app
 from gametree.web.limits import ServerLimits
-from tests.web_support import running_server, wait_for
+
+# The fixtures browser and images come from web_support: their names are parameters here.
+# ruff: noqa: F811
+from tests.web_support import (  # noqa: F401
+    api,
+    browser,
+    cells,
+    console_errors,
+    data,
+    idle,
+    images,
+    labels,
+    press,
+    running_server,
+    wait_for,
+)
 
 pytestmark = pytest.mark.slow
-
-SCREENSHOTS_ENV = "GAMETREE_SCREENSHOTS"
-BROWSER = "/usr/bin/chromium"
-DRIVER = "/usr/bin/chromedriver"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--window-size=1280,900")
-
-
-@pytest.fixture(scope="module")
-def images(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the screenshots go (see the module's docstring)."""
-    chosen = os.environ.get(SCREENSHOTS_ENV)
-    if chosen:
-        path = Path(chosen)
-        path.mkdir(parents=True, exist_ok=True)
-        return path
-    return tmp_path_factory.mktemp("screenshots")
-
-
-def _missing() -> str | None:
-    for path in (BROWSER, DRIVER):
-        if not (os.path.exists(path) or shutil.which(os.path.basename(path))):
-            return f"{path} not found (apt-get install chromium chromium-driver)"
-    try:
-        import selenium  # noqa: F401, PLC0415
-    except ImportError:
-        return "selenium is not installed (pip install -e '.[test]')"
-    return None
 
 
 @pytest.fixture(scope="module")
@@ -66,70 +49,12 @@ def base() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    missing = _missing()
-    if missing is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"no browser in CI: {missing}")
-        pytest.skip(missing)
-    from selenium import webdriver  # noqa: PLC0415
-    from selenium.webdriver.chrome.service import Service  # noqa: PLC0415
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = BROWSER if os.path.exists(BROWSER) else str(shutil.which("chromium"))
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console_errors
-    profile = tempfile.mkdtemp(prefix="gametree-chromium-")
-    options.add_argument(f"--user-data-dir={profile}")
-    driver = webdriver.Chrome(service=Service(DRIVER if os.path.exists(DRIVER)
-                                              else str(shutil.which("chromedriver"))),
-                              options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-
-
-def console_errors(driver: Any) -> list[str]:
-    """The browser console's errors since the last call (a failed request, a 404, an
-    uncaught exception, a module that does not load)."""
-    entries: list[dict[str, Any]] = driver.get_log("browser")
-    return [str(entry["message"]) for entry in entries if entry["level"] == "SEVERE"]
-
-
 @pytest.fixture(autouse=True)
 def quiet_console(browser: Any) -> Iterator[None]:
     """Every browser test fails on an error in the console (its own page's, or a late one)."""
     console_errors(browser)  # forget the previous test's
     yield
     assert console_errors(browser) == []
-
-
-def api(base: str, path: str, body: dict[str, Any]) -> Any:
-    request = urllib.request.Request(f"{base}/api/{path}", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=120) as answer:
-        return json.load(answer)
-
-
-def data(driver: Any, name: str) -> str:
-    value: str = driver.execute_script(f"return document.body.dataset.{name} || ''")
-    return value
-
-
-def idle(driver: Any) -> None:
-    """Wait until the page has drawn a position and the engine is not thinking."""
-    wait_for(lambda: data(driver, "busy") == "0" and driver.find_elements(
-        "css selector", "#board > *"))
-
-
-def cells(driver: Any) -> list[str]:
-    marks: list[str] = driver.execute_script(
-        "return [...document.querySelectorAll('#board [data-cell]')].map(n => n.dataset.mark)")
-    return marks
 
 
 def test_a_tictactoe_game_clicked_to_a_draw_against_the_perfect_engine(
@@ -270,19 +195,8 @@ def test_every_page_draws_without_a_console_error(base: str, browser: Any, path:
     assert console_errors(browser) == []
 
 
-def labels(driver: Any, selector: str) -> list[str]:
-    found: list[str] = driver.execute_script(
-        f"return [...document.querySelectorAll({json.dumps(selector)})]"
-        ".map(n => n.getAttribute('aria-label'))")
-    return found
-
-
-def press(driver: Any, keys: str) -> None:
-    """Type ``keys`` into the page (not into a form field)."""
-    from selenium.webdriver.common.action_chains import ActionChains  # noqa: PLC0415
-
-    driver.execute_script("document.activeElement && document.activeElement.blur()")
-    ActionChains(driver).send_keys(keys).perform()
+VALUE_WORDS = r"([≤≥] )?(win in \d+|loss in \d+|draw|estimate -?\d+)"
+"""A value in the words of the JSON's ``value_text`` (a bound starts with ≤ or ≥)."""
 
 
 def test_connect4_by_keyboard_with_accessible_labels(base: str, browser: Any) -> None:
@@ -299,9 +213,10 @@ def test_connect4_by_keyboard_with_accessible_labels(base: str, browser: Any) ->
         .get_attribute("data-mark") == "X"
     press(browser, "v")  # values: each move's label says it
     wait_for(lambda: browser.find_elements("css selector", "#moves button small"))
-    assert all(re.fullmatch(r"play [1-7]: (win in \d+|loss in \d+|draw|-?\d+)", label)
+    # The words are the server's (each move's value_text): the page derives none.
+    assert all(re.fullmatch(rf"play [1-7]: {VALUE_WORDS}", label)
                for label in labels(browser, "#moves button")), labels(browser, "#moves button")
-    assert all(re.fullmatch(r"drop in column [1-7] \((win in \d+|loss in \d+|draw|-?\d+)\)", label)
+    assert all(re.fullmatch(rf"drop in column [1-7] \({VALUE_WORDS}\)", label)
                for label in labels(browser, "#board [role=button]"))
     press(browser, "h")  # hint
     wait_for(lambda: browser.find_elements("css selector", "#moves button.hint"))
@@ -324,10 +239,22 @@ def test_tictactoe_nim_bones_and_a_tree_by_keyboard_and_clicks(base: str, browse
     press(browser, "5")  # cells 1-9 row by row: 5 is the centre
     wait_for(lambda: cells(browser).count("O") == 1)
     assert cells(browser)[4] == "X"
+    idle(browser)
+
+    def corner(cell: str) -> tuple[float, float]:
+        box: dict[str, float] = browser.execute_script(
+            f"return document.querySelector(\"#board [data-cell='{cell}'] rect\").getBBox()")
+        return box["x"], box["y"]
+
+    assert corner("0,0") < corner("2,2")
+    press(browser, "f")  # the grid's view may be flipped: 0,0 is drawn at the bottom right
+    wait_for(lambda: "flip=1" in browser.current_url)
+    assert corner("0,0") > corner("2,2")
+    assert cells(browser)[4] == "X"
     browser.get(f"{base}/play/nim?rows=1,3,5")
     idle(browser)
     assert "take 2 from row 3" in labels(browser, "#board [role=button]")
-    browser.find_element("css selector", "#board [data-row='2'][data-stick='3']").click()
+    browser.find_element("css selector", "#board [data-heap='2'][data-counter='3']").click()
     wait_for(lambda: data(browser, "moves").startswith("3:2 "))  # then the engine's reply
     browser.get(f"{base}/play/bones?heap=12&side=0")
     idle(browser)

@@ -9,7 +9,8 @@ Required methods: :meth:`Game.initial_state`, :meth:`Game.to_move`, :meth:`Game.
 :meth:`Game.play` and :meth:`Game.outcome`. Everything else has a sensible default:
 :meth:`Game.evaluate` (heuristic, for depth-limited search), :meth:`Game.key` (identity for
 transposition tables), :meth:`Game.order_moves` (a move-ordering hint),
-:meth:`Game.format_move` / :meth:`Game.parse_move` (moves as text) and :meth:`Game.render`.
+:meth:`Game.format_move` / :meth:`Game.parse_move` (moves as text), :meth:`Game.render` and
+:meth:`Game.view` (the position described for drawing, see :mod:`gametree.view`).
 
 A state with no legal moves whose :meth:`Game.outcome` is ``None`` is a *horizon*: the search
 values it with :meth:`Game.evaluate`. Explicit trees use this for their numeric leaves (the
@@ -45,6 +46,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .values import Value
+from .view import View, text_view
 
 if TYPE_CHECKING:
     from .compiled.form import CompiledForm
@@ -179,6 +181,18 @@ class Game(ABC, Generic[S, M]):
     def render(self, state: S) -> str:
         """``state`` drawn as text for a terminal (may span several lines)."""
         return repr(state)
+
+    def view(self, state: S, last: M | None = None) -> View:
+        """Optional: ``state`` described for drawing, a :class:`gametree.view.View` — a grid of
+        labelled cells, heaps, a tree node or text, with where each legal move acts, the key
+        that plays it and how a line of moves is joined. The web page and the terminal draw
+        from it, so a game that declares its view is drawn the same by both with no code of
+        theirs. ``last`` is the move that led to ``state``, if known (a view may mark it).
+
+        The default is a text view: :meth:`render` with its spacing kept, the legal moves as a
+        list, no keys (:func:`gametree.view.text_view`).
+        """
+        return text_view(self, state)
 
     def compiled_form(self) -> CompiledForm[S, M] | None:
         """Optional: the game's compiled form — its kernel (the rules as numba functions, see

@@ -44,6 +44,7 @@ from ..numbers import is_digits, whole_number
 from ..registry import GameOption, GameSpec
 from ..result import SearchResult
 from ..values import Value
+from ..view import Cell, Grid, Mark, MoveSpot, View, winning_cells
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -279,6 +280,42 @@ class ConnectFour(Game[C4State, int]):
         from .connect4_kernel import compiled_form  # noqa: PLC0415 - the kernel imports this module
 
         return compiled_form(self)
+
+    def view(self, state: C4State, last: int | None = None) -> View:
+        """Discs in a frame, the top row first, columns labelled ``1`` .. ``width`` below;
+        each move drops into its column, keys ``1`` .. ``width`` play them; moves are joined
+        with no separator (Pons' ``4455``); the last stone and four in a row are marked."""
+        x_stones, mask = self.stones(state, 0), state[1]
+
+        def owner(cell: Cell) -> int | None:
+            bit = 1 << (cell[1] * self.stride + self.height - 1 - cell[0])
+            return None if not mask & bit else 0 if x_stones & bit else 1
+
+        labels = ("X", "O")
+        cells = tuple(tuple("" if (who := owner((row, col))) is None else labels[who]
+                            for col in range(self.width)) for row in range(self.height))
+        moves = tuple(MoveSpot(str(move + 1), label=f"drop in column {move + 1}",
+                               key=str(move + 1), column=move) for move in self.moves(state))
+        marks = winning_cells(self._cell_lines(), owner) if state[2] else ()
+        if last is not None and self.column_height(state, last):
+            marks += (Mark((self.height - self.column_height(state, last), last), "last"),)
+        return View(kind="grid", text=self.render(state), moves=moves, separator="",
+                    grid=Grid(cells, shape="disc",
+                              column_labels=tuple(str(col + 1) for col in range(self.width)),
+                              column_labels_below=True),
+                    marks=marks)
+
+    def _cell_lines(self) -> list[list[Cell]]:
+        """Every line of four cells on the board, as drawn (row 0 at the top)."""
+        lines = []
+        for row in range(self.height):
+            for col in range(self.width):
+                for step_row, step_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    end_row, end_col = row + 3 * step_row, col + 3 * step_col
+                    if 0 <= end_row < self.height and 0 <= end_col < self.width:
+                        lines.append([(row + i * step_row, col + i * step_col)
+                                      for i in range(4)])
+        return lines
 
     def render(self, state: C4State) -> str:
         """The board from the top row down, ``X``/``O``/``.``, column numbers underneath."""

@@ -33,6 +33,7 @@ from ..game import Game, IllegalMoveError
 from ..numbers import whole_number
 from ..registry import GameOption, GameSpec
 from ..values import Value
+from ..view import Heaps, MoveSpot, View
 
 if TYPE_CHECKING:
     from ..compiled.form import CompiledForm
@@ -196,6 +197,18 @@ class Nim(Game[NimState, tuple[int, int]]):
         from .nim_kernel import compiled_form  # noqa: PLC0415 - the kernel imports this module
 
         return compiled_form(self)
+
+    def view(self, state: NimState, last: tuple[int, int] | None = None) -> View:
+        """The rows as heaps of sticks labelled ``1.``, ``2.``, ...; a move takes its count
+        from its row (no keys: a move needs a row and a count)."""
+        rows = state[0]
+        moves = tuple(MoveSpot(self.format_move(state, move),
+                               label=f"take {move[1]} from row {move[0] + 1}",
+                               heap=move[0], count=move[1]) for move in self.moves(state))
+        width = len(str(len(rows)))
+        labels = tuple(f"{row + 1:>{width}}." for row in range(len(rows)))
+        return View(kind="heaps", text=self.render(state), moves=moves,
+                    heaps=Heaps(tuple(rows), labels))
 
     def render(self, state: NimState) -> str:
         """One numbered line per row with a ``|`` per stick, as seed 004 prints the board."""

@@ -22,6 +22,7 @@ from ..game import Game, IllegalMoveError
 from ..numbers import is_digits, whole_number
 from ..registry import GameOption, GameSpec
 from ..values import Value
+from ..view import Heaps, MoveSpot, View
 
 if TYPE_CHECKING:
     from ..compiled.form import CompiledForm
@@ -104,6 +105,16 @@ class SubtractionGame(Game[SubtractionState, int]):
         from .subtraction_kernel import compiled_form  # noqa: PLC0415 - the kernel imports this module
 
         return compiled_form(self)
+
+    def view(self, state: SubtractionState, last: int | None = None) -> View:
+        """One heap labelled with its size; a move takes its count from it, and the key of
+        its count plays it (``3`` takes 3) when the count is one digit."""
+        moves = tuple(MoveSpot(self.format_move(state, move), label=f"take {move}",
+                               key=str(move) if move <= 9 else None, heap=0, count=move)
+                      for move in self.moves(state))
+        return View(kind="heaps", text=self.render(state), moves=moves,
+                    heaps=Heaps((state[0],), (f"heap: {state[0]}",)),
+                    caption=f"takes allowed: {', '.join(map(str, self.takes))}")
 
     def render(self, state: SubtractionState) -> str:
         """The heap as a number and a row of counters (up to 60 drawn)."""

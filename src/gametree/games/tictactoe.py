@@ -26,6 +26,7 @@ from ..game import Game, IllegalMoveError, PositionError
 from ..numbers import is_digits, whole_number
 from ..registry import GameOption, GameSpec
 from ..values import Value
+from ..view import Grid, Mark, MoveSpot, View
 
 if TYPE_CHECKING:
     from ..compiled.form import CompiledForm
@@ -328,6 +329,35 @@ class MNKGame(Game[Board, int]):
                              for col in range(self.cols))
             lines.append(f"{row:>{width}} {cells}")
         return "\n".join(lines)
+
+    def view(self, state: Board, last: int | None = None) -> View:
+        """A grid of ``X``/``O`` squares with 0-based row and column labels; each move marks
+        its cell, keys ``1`` .. ``9`` play cells 1-9 on boards of at most 9 cells; the last
+        move and a winning line are marked."""
+        labels = {"X": "X", "O": "O", ".": ""}
+        cells = tuple(tuple(labels[self.mark(state, row * self.cols + col)]
+                            for col in range(self.cols)) for row in range(self.rows))
+        keyed = self.cells <= 9
+        moves = tuple(
+            MoveSpot(self.format_move(state, move), label=f"play {self.format_move(state, move)}",
+                     key=str(move + 1) if keyed else None,
+                     cell=(move // self.cols, move % self.cols))
+            for move in self.moves(state))
+        marks: list[Mark] = []
+        if state.winner != NOBODY:
+            stones = state.x if state.winner == 0 else state.o
+            won = 0
+            for line in self.lines:
+                if stones & line == line:
+                    won |= line
+            marks += [Mark(divmod(cell, self.cols), "win")
+                      for cell in range(self.cells) if won >> cell & 1]
+        if last is not None:
+            marks.append(Mark(divmod(last, self.cols), "last"))
+        return View(kind="grid", text=self.render(state), moves=moves,
+                    grid=Grid(cells, row_labels=tuple(map(str, range(self.rows))),
+                              column_labels=tuple(map(str, range(self.cols)))),
+                    marks=tuple(marks), flippable=True)
 
     # -- boards from text --------------------------------------------------------------------
 

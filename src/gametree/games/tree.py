@@ -37,6 +37,7 @@ from ..game import Game, IllegalMoveError, PositionError
 from ..numbers import is_digits, whole_number
 from ..registry import GameOption, GameSpec
 from ..values import HEURISTIC_LIMIT, WIN, Value
+from ..view import MoveSpot, TreeChild, TreeNode, View
 
 RESULT_WORDS: dict[str, int] = {"win": 1, "w": 1, "loss": -1, "l": -1, "draw": 0, "d": 0}
 """Leaf words for finished games, seen from MAX."""
@@ -196,6 +197,22 @@ class GameTree(Game[int, int]):
         if len(lines) >= 40:
             lines.append("...")
         return "\n".join(lines)
+
+    def view(self, state: int, last: int | None = None) -> View:
+        """The node with its children (a leaf's value written under it); a move goes to its
+        child, keys ``1`` .. ``9`` play the first nine children (1 = leftmost); the text is
+        the subtree's outline (:meth:`render`)."""
+        kids = self._children[state]
+        children = tuple(TreeChild(self._labels[kid], None if (leaf := self._leaves.get(kid))
+                                   is None else _leaf_text(leaf)) for kid in kids)
+        moves = tuple(
+            MoveSpot(name, label=f"play {name}" if name == self._labels[kid]
+                     else f"play {name} (to {self._labels[kid]})",
+                     key=str(index + 1) if index < 9 else None, child=index)
+            for index, (kid, name) in enumerate(zip(kids, self._move_names[state], strict=True)))
+        return View(kind="tree", text=self.render(state), moves=moves,
+                    node=TreeNode(self._labels[state],
+                                  "MAX" if self.to_move(state) == 0 else "MIN", children))
 
     def node_label(self, state: int) -> str:
         """The label of node ``state``, as the text names it."""

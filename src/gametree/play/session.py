@@ -19,6 +19,7 @@ from typing import Generic, Literal, TextIO, TypeVar
 
 from ..game import Game, GameError
 from ..values import for_player, format_value
+from .drawing import draw
 from .lines import LineSource, StreamLines
 from .opponent import Decision, Opponent
 from .style import Style
@@ -276,7 +277,8 @@ class PlaySession(Generic[S, M]):
 
     def _show_position(self) -> None:
         self._say("")
-        self._say(self.game.render(self.state))
+        last = self.history[-1].move if self.history else None
+        self._say(draw(self.game.view(self.state, last), self._style))
         self._say("")
         if self._finished():
             return

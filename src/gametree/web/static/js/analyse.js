@@ -2,11 +2,11 @@
 // its value, the best move, every move's exact value, the principal variation and the cost.
 
 import { games, joinMoves, optionFields, optionValues, post, splitMoves } from "./api.js";
-import { drawBoard, drawMoveButtons } from "./board.js";
-import { colour, describe, ink } from "./values.js";
+import { colour, drawBoard, drawMoveButtons, ink } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 let specs = [];
+let separator = " ";  // what joins the game's move texts: each position says it
 
 function request() {
   const body = { game: $("game").value, options: optionValues($("options")), moves: $("moves").value.trim() };
@@ -21,8 +21,7 @@ function writeUrl() {
 }
 
 function clickMove(text) {
-  const game = $("game").value;
-  $("moves").value = joinMoves(game, [...splitMoves(game, $("moves").value), text]);
+  $("moves").value = joinMoves(separator, [...splitMoves(separator, $("moves").value), text]);
   analyse();
 }
 
@@ -31,6 +30,7 @@ async function analyse() {
   writeUrl();
   try {
     const position = await post("position", request());
+    separator = position.separator;
     drawBoard($("board"), position, { onMove: clickMove });
     drawMoveButtons($("moves-list"), position, { onMove: clickMove });
     const search = { ...request(), algorithm: $("algorithm").value };
@@ -47,12 +47,15 @@ async function analyse() {
     $("pv").textContent = `principal variation: ${result.pv.join(" ")}`;
     $("extra").textContent = "score" in result ? `Pons' score: ${result.score ?? "not proven"}` : "";
     const rows = result.moves.map((entry) => {
-      const described = describe(entry, result);
+      // The server's words for the value (value_text, value_kind): the page derives none.
       const row = document.createElement("tr");
       row.dataset.move = entry.move;
       const name = document.createElement("td"); name.textContent = entry.move;
-      const value = document.createElement("td"); value.textContent = described.text;
-      value.style.background = colour(described); value.style.color = ink(described);
+      const value = document.createElement("td"); value.textContent = entry.value_text ?? "";
+      if (entry.value_kind) {
+        value.dataset.kind = entry.value_kind;
+        value.style.background = colour(entry.value_kind); value.style.color = ink(entry.value_kind);
+      }
       const raw = document.createElement("td"); raw.textContent = String(entry.value); raw.className = "muted";
       row.append(name, value, raw);
       return row;
@@ -80,8 +83,7 @@ async function start() {
   $("analyse").addEventListener("click", analyse);
   $("moves").addEventListener("keydown", (event) => { if (event.key === "Enter") analyse(); });
   $("undo").addEventListener("click", () => {
-    const game = $("game").value;
-    $("moves").value = joinMoves(game, splitMoves(game, $("moves").value).slice(0, -1));
+    $("moves").value = joinMoves(separator, splitMoves(separator, $("moves").value).slice(0, -1));
     analyse();
   });
   await analyse();

@@ -30,7 +30,7 @@ export async function games() {
 export function optionFields(container, spec, values = {}) {
   container.replaceChildren();
   for (const option of spec.options) {
-    if (spec.name === "tree" && option.name === "file") continue;  // the server reads no files
+    if (option.name === "file") continue;  // the server reads no files
     const label = document.createElement("label");
     const input = document.createElement("input");
     input.name = option.name;
@@ -60,15 +60,18 @@ export function optionValues(container) {
   return values;
 }
 
-/** Moves as one text: Connect Four in Pons' notation (4455), others separated by spaces. */
-export function joinMoves(game, moves) {
-  return game === "connect4" ? moves.join("") : moves.join(" ");
+/** Move texts as one moves text, joined by the game's separator (a position's `separator`:
+ * " " for most games, "" for Connect Four's 4455). */
+export function joinMoves(separator, moves) {
+  return moves.join(separator);
 }
 
-/** A moves text as a list (the inverse of joinMoves for the texts the pages write). */
-export function splitMoves(game, text) {
+/** A moves text as a list of move texts: the inverse of joinMoves for the texts the pages write
+ * (with no separator, each character that is not a space or a comma is a move). */
+export function splitMoves(separator, text) {
   const trimmed = (text || "").trim();
   if (!trimmed) return [];
-  if (game === "connect4" && /^[0-9]+$/.test(trimmed)) return [...trimmed];
-  return trimmed.split(/[\s;]+/);
+  if (separator === "") return [...trimmed].filter((char) => !/[\s,;]/.test(char));
+  if (!separator.trim()) return trimmed.split(/[\s;]+/);
+  return trimmed.split(separator).map((part) => part.trim()).filter(Boolean);
 }

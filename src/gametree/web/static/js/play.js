@@ -2,18 +2,21 @@
 // (/play/connect4?moves=4455&side=0&strength=perfect), so a game can be shared and reloaded.
 
 import { games, joinMoves, optionFields, optionValues, post, splitMoves } from "./api.js";
-import { drawBoard, drawMoveButtons } from "./board.js";
+import { drawBoard, drawMoveButtons, keysText } from "./board.js";
 
 const TREE = "3 5 2 9 12 5 23 23";
-const RESERVED = new Set(["moves", "side", "strength", "level", "values"]);
+const RESERVED = new Set(["moves", "side", "strength", "level", "values", "flip"]);
 const game = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "tictactoe");
 const $ = (id) => document.getElementById(id);
-const page = { moves: [], position: null, values: null, hint: null, busy: false, thinking: null, analysis: null,
-  loading: false, analysing: false, generation: 0 };
+// separator: what joins this game's move texts (each position says it; learnt before the
+// moves of the URL are read).
+const page = { moves: [], separator: " ", position: null, values: null, hint: null, busy: false, thinking: null,
+  analysis: null, loading: false, analysing: false, generation: 0, flipped: false, urlMoves: "" };
 
 function readUrl() {
   const query = new URLSearchParams(location.search);
-  page.moves = splitMoves(game, query.get("moves"));
+  page.urlMoves = query.get("moves") || "";
+  page.flipped = query.get("flip") === "1";
   $("side").value = query.get("side") === "1" ? "1" : "0";
   $("strength").value = ["depth", "time"].includes(query.get("strength")) ? query.get("strength") : "perfect";
   if (query.get("level")) $("level").value = query.get("level");
@@ -28,19 +31,21 @@ function readUrl() {
 function writeUrl() {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(optionValues($("options")))) query.set(key, value);
-  if (page.moves.length) query.set("moves", joinMoves(game, page.moves));
+  if (page.moves.length) query.set("moves", movesText());
   if ($("side").value === "1") query.set("side", "1");
   if ($("strength").value !== "perfect") {
     query.set("strength", $("strength").value);
     query.set("level", $("level").value);
   }
   if ($("show-values").checked) query.set("values", "1");
+  if (page.flipped) query.set("flip", "1");
   const text = query.toString().replaceAll("%2C", ",").replaceAll("+", "%20");
   history.replaceState(null, "", `${location.pathname}${text ? "?" + text : ""}`);
-  $("moves-text").textContent = joinMoves(game, page.moves) || "(none)";
+  $("moves-text").textContent = movesText() || "(none)";
 }
 
-const request = () => ({ game, options: optionValues($("options")), moves: joinMoves(game, page.moves) });
+const movesText = () => joinMoves(page.separator, page.moves);
+const request = () => ({ game, options: optionValues($("options")), moves: movesText() });
 const human = () => Number($("side").value);
 
 function say(text) { $("status").textContent = text; }
@@ -55,11 +60,15 @@ function render() {
   const position = page.position;
   markBusy();
   if (!position) return;
-  const options = { values: $("show-values").checked ? page.values : null, onMove: play, hint: page.hint };
+  const options = { values: $("show-values").checked ? page.values : null, onMove: play, hint: page.hint,
+    flipped: page.flipped };
   drawBoard($("board"), position, options);
   drawMoveButtons($("moves"), position, options);
+  const keys = keysText(position);
+  $("move-keys").textContent = keys ? `${keys} play the moves with those keys; ` : "";
+  $("flip").hidden = $("flip-key").hidden = !position.flippable;
   document.body.dataset.over = position.over ? "1" : "0";
-  document.body.dataset.moves = joinMoves(game, page.moves);
+  document.body.dataset.moves = movesText();
   if (position.over) say(`Game over: ${position.result}.`);
   else if (page.busy) say(`The engine (${position.to_move_name}) is thinking…`);
   else if (position.to_move === human()) {
@@ -84,6 +93,7 @@ async function refresh() {
   finally { if (generation === page.generation) page.loading = false; }
   if (generation !== page.generation) return;
   page.position = position;
+  page.separator = position.separator;
   render();
   if (position.over) return;
   if (position.to_move !== human()) await engineMove(generation);
@@ -184,20 +194,27 @@ async function swap() {
 function keyboard(event) {
   if (event.target.matches("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
   const position = page.position;
-  if (/^[0-9]$/.test(event.key) && position) {
-    const direct = position.moves.find((move) => move.text === event.key);
-    const kind = position.board.kind;
-    const cell = kind === "grid" ? position.moves.find((move) =>
-      move.cell[0] * position.board.cols + move.cell[1] + 1 === Number(event.key)) : null;
-    // A tree's children by number, 1 = leftmost (as the command line takes them).
-    const child = kind === "tree" ? position.moves[Number(event.key) - 1] : null;
-    const move = direct || cell || child;
-    if (move) { event.preventDefault(); play(move.text); }
-    return;
-  }
-  const actions = { u: undo, h: hint, n: newGame, s: swap,
+  // The keys the position gives its moves come first (Connect Four's 1-7, a tree's children).
+  const move = position && position.moves.find((item) => item.key === event.key);
+  if (move) { event.preventDefault(); play(move.text); return; }
+  const actions = { u: undo, h: hint, n: newGame, s: swap, f: flip,
     v: () => { $("show-values").checked = !$("show-values").checked; refresh().catch(fail); } };
   if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
+}
+
+function flip() {
+  if (!page.position || !page.position.flippable) return;
+  page.flipped = !page.flipped;
+  writeUrl();
+  render();
+}
+
+/** The moves of the URL, read with the game's separator (learnt from its first position). */
+async function readUrlMoves() {
+  if (!page.urlMoves) return;
+  const first = await post("position", { game, options: optionValues($("options")), moves: "" });
+  page.separator = first.separator;
+  page.moves = splitMoves(page.separator, page.urlMoves);
 }
 
 async function start() {
@@ -212,7 +229,9 @@ async function start() {
   $("hint").addEventListener("click", () => hint());
   $("new").addEventListener("click", () => newGame());
   $("swap").addEventListener("click", () => swap());
+  $("flip").addEventListener("click", () => flip());
   document.addEventListener("keydown", keyboard);
+  try { await readUrlMoves(); } catch (error) { fail(error); return; }
   await refresh().catch(fail);
 }
 
