@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from gametree import SearchOptions
+from gametree.builder import BuildPlan, BuildRequest, build
 from gametree.db.answer import SolutionDatabase
-from gametree.db.build import build
 from gametree.db.check import export_rows
 from gametree.db.store import Database
 from gametree.registry import make
@@ -22,14 +23,15 @@ from .cli_support import run, without_compile_notice
 @pytest.fixture(scope="module")
 def ttt(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("db") / "ttt.db"
-    build(str(path), "tictactoe", tier="python")
+    build(BuildRequest(str(path), "tictactoe", search=SearchOptions(tier="python")))
     return path
 
 
 @pytest.fixture(scope="module")
 def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("db") / "book.db"
-    build(str(path), "connect4", {"width": 4, "height": 4}, plies=4, workers=1)
+    build(BuildRequest(str(path), "connect4", {"width": 4, "height": 4}, plies=4,
+                       plan=BuildPlan(workers=1)))
     return path
 
 
@@ -181,7 +183,8 @@ def test_a_moves_file_is_answered_from_the_database_where_it_knows(
 def test_a_build_on_two_worker_processes_equals_the_one_in_process(
         book: Path, tmp_path: Path) -> None:
     path = tmp_path / "pool.db"
-    report = build(str(path), "connect4", {"width": 4, "height": 4}, plies=4, workers=2)
+    report = build(BuildRequest(str(path), "connect4", {"width": 4, "height": 4}, plies=4,
+                                plan=BuildPlan(workers=2)))
     assert report.solved == 82  # 160 positions at ply 4, 4 of them symmetric
     with Database.open(path) as pool, Database.open(book) as serial:
         assert list(export_rows(pool, "jsonl")) == list(export_rows(serial, "jsonl"))
