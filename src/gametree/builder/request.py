@@ -141,9 +141,9 @@ def _check_whole_game_search(search: SearchOptions) -> None:
         placeholder = {"fail_soft": "{fail_hard}",
                        "by_distance": "plain values (no distance scoring)"}.get(
                            name, f"{{{name}}}" if name in OPTION_NAMES else name)
-        raise OptionError(placeholder + " applies to a book's frontier search (plies=N, "
-                          "--plies N): a whole game is valued exactly by retrograde analysis, "
-                          "on one thread")
+        raise OptionError(placeholder + " applies to an opening book's frontier search "
+                          "only: a whole game is valued exactly by retrograde analysis, on one "
+                          "thread")
 
 
 def _check_frontier_search(search: SearchOptions) -> None:
