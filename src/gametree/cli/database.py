@@ -170,7 +170,15 @@ def add_commands(subparsers: Any) -> None:
                     "See docs/solving.md.")
     actions = command.add_subparsers(dest="action", metavar="ACTION", required=True,
                                      parser_class=CliParser)
+    _add_build(actions)
+    _add_query(actions)
+    _add_stats(actions)
+    _add_export(actions)
+    _add_check(actions)
 
+
+def _add_build(actions: Any) -> None:
+    """``db build``: the search options of ``solve`` (for a book's frontier) and the build's own."""
     build = CliParser(add_help=False)
     build.add_argument("--db", required=True, metavar="FILE", help="the database file")
     what = build.add_argument_group("what to store")
@@ -212,6 +220,9 @@ def add_commands(subparsers: Any) -> None:
     add_game_commands(parser, build)
     parser.set_defaults(run=run_build)
 
+
+def _add_query(actions: Any) -> None:
+    """``db query``."""
     query = CliParser(add_help=False)
     query.add_argument("--db", required=True, metavar="FILE", help="the database file")
     query.add_argument("--moves", metavar="\"M M ...\"",
@@ -224,6 +235,9 @@ def add_commands(subparsers: Any) -> None:
     add_game_commands(parser, query)
     parser.set_defaults(run=run_query)
 
+
+def _add_stats(actions: Any) -> None:
+    """``db stats``."""
     parser = actions.add_parser("stats", help="what a database holds",
                                 description="The variant, the counts by kind, ply and value, "
                                             "the builds and the metadata of a database.")
@@ -231,6 +245,9 @@ def add_commands(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run_stats)
 
+
+def _add_export(actions: Any) -> None:
+    """``db export``."""
     parser = actions.add_parser("export", help="every row as JSON lines or CSV, in a stable "
                                                "order",
                                 description="Write every stored position, ordered by ply then "
@@ -241,6 +258,9 @@ def add_commands(subparsers: Any) -> None:
     parser.add_argument("--output", metavar="FILE", help="write here (default: standard output)")
     parser.set_defaults(run=run_export)
 
+
+def _add_check(actions: Any) -> None:
+    """``db check``."""
     parser = actions.add_parser(
         "check", help="verify interior values against their children; re-solve a sample",
         description="Check that every interior position's value and best moves are those its "
