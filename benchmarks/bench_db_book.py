@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from gametree.db.build import build
+from gametree.builder import BuildPlan, BuildRequest, build
 from gametree.db.check import export_rows
 from gametree.db.store import Database
 
@@ -44,8 +44,8 @@ def main() -> None:
                 ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
                 print(f"ray.init: {time.perf_counter() - began:.1f} s", flush=True)
             path = Path(folder) / f"{executor}{workers}.db"
-            report = build(str(path), "connect4", options, plies=args.plies, workers=workers,
-                           executor=executor)
+            report = build(BuildRequest(str(path), "connect4", options, plies=args.plies,
+                                        plan=BuildPlan(executor=executor, workers=workers)))
             times[label] = report.timings["total"]
             print(f"{label}: build {report.timings['total']:.2f} s, of which "
                   f"{report.solved:,} frontier positions in {report.timings['solve']:.2f} s "

@@ -16,8 +16,8 @@ import time
 from typing import Any
 
 from gametree import solve_batch
-from gametree.db.retrograde import solve
 from gametree.registry import make
+from gametree.solvers.retrograde import solve
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ import pytest
 from gametree import CheckReport, Game, GameTree, IllegalMoveError, check_game
 from gametree.check import CHECKS, Finding
 from gametree.compiled import ONGOING, Kernel, KernelGame
-from gametree.compiled.form import CompiledForm
+from gametree.compiled.form import CompiledForm, NotACompiledFormError, compiled_form_of
 from gametree.games.connect4 import ConnectFour
 from gametree.games.tictactoe import MNKGame
 from gametree.registry import GameSpec, games, make
@@ -639,6 +639,34 @@ def test_a_compiled_form_that_raises_is_a_problem() -> None:
 
     finding = only_problem(check_game(BrokenForm(), compiled=False))
     assert (finding.check, finding.method) == ("kernel", "compiled_form")
+
+
+def test_a_compiled_form_that_is_not_one_is_a_problem() -> None:
+    class WrongForm(Heap):
+        def compiled_form(self) -> Any:
+            return "a kernel, honestly"
+
+    finding = only_problem(check_game(WrongForm(), compiled=False))
+    assert (finding.check, finding.method) == ("kernel", "compiled_form")
+    assert "returned a str; expected a gametree.compiled.form.CompiledForm" in finding.message
+
+
+def test_compiled_form_of_gives_the_form_or_why_there_is_none() -> None:
+    game = HeapWithKernel(heap_kernel())
+    form = compiled_form_of(game)
+    assert isinstance(form, CompiledForm) and form.game is game
+    assert compiled_form_of(game) is form  # kept per game
+
+    assert compiled_form_of(Heap()) == "heap has no compiled form"
+    reason = compiled_form_of(MNKGame(8, 8, 5))
+    assert isinstance(reason, str) and "62 cells" in reason
+
+    class WrongForm(Heap):
+        def compiled_form(self) -> Any:
+            return 42
+
+    with pytest.raises(NotACompiledFormError, match="heap: compiled_form\\(\\) returned a int"):
+        compiled_form_of(WrongForm())
 
 
 # -- the command line --------------------------------------------------------------------------

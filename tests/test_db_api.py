@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from gametree import SearchSession, iterate, search
-from gametree.db import SolutionDatabase, build, executors
-from gametree.db.executors import FIRST_TASK, Chunker
-from gametree.db.progress import LogProgress
+from gametree import SearchOptions, SearchSession, iterate, search
+from gametree.builder import BuildPlan, BuildRequest, build, executors
+from gametree.builder.executors import FIRST_TASK, Chunker
+from gametree.builder.progress import LogProgress
+from gametree.db import SolutionDatabase
 from gametree.games.connect4 import ConnectFour
 from gametree.registry import make, play_moves
 
@@ -24,7 +25,7 @@ OPTIONS = {"width": 4, "height": 4}
 @pytest.fixture(scope="module")
 def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("db") / "book.db"
-    build(str(path), "connect4", OPTIONS, plies=3, workers=1)
+    build(BuildRequest(str(path), "connect4", OPTIONS, plies=3, plan=BuildPlan(workers=1)))
     return path
 
 
@@ -138,7 +139,7 @@ def test_the_chunker_hands_out_every_position_once_in_shrinking_tasks() -> None:
 def test_the_log_line_says_how_long_a_slow_position_takes_and_that_none_finished_yet(
         monkeypatch: pytest.MonkeyPatch) -> None:
     clock = [100.0]
-    monkeypatch.setattr("gametree.db.progress.time.perf_counter", lambda: clock[0])
+    monkeypatch.setattr("gametree.builder.progress.time.perf_counter", lambda: clock[0])
     stream = io.StringIO()
     progress = LogProgress(stream, every=30)
     progress.start("solving 4 frontier positions at ply 1", 4)
@@ -165,7 +166,7 @@ def test_pool_workers_report_while_their_solves_run(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(executors, "HEARTBEAT", 0.001)  # the builder's side: tasks outlast it
     game = ConnectFour(**OPTIONS)
     positions = [(game.initial_state(), 0, "")]
-    with executors.PoolWorkers("connect4", OPTIONS, 1) as workers:
+    with executors.PoolWorkers("connect4", OPTIONS, SearchOptions(), 1) as workers:
         yielded = list(workers.run(Chunker(positions, workers=1)))
     assert [] in yielded  # heard before the solve ended
     assert [len(rows) for rows in yielded if rows] == [1]

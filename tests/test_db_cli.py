@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from gametree import SearchOptions
+from gametree.builder import BuildPlan, BuildRequest, build
 from gametree.db.answer import SolutionDatabase
-from gametree.db.build import build
 from gametree.db.check import export_rows
 from gametree.db.store import Database
 from gametree.registry import make
@@ -22,14 +23,15 @@ from .cli_support import run, without_compile_notice
 @pytest.fixture(scope="module")
 def ttt(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("db") / "ttt.db"
-    build(str(path), "tictactoe", tier="python")
+    build(BuildRequest(str(path), "tictactoe", search=SearchOptions(tier="python")))
     return path
 
 
 @pytest.fixture(scope="module")
 def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("db") / "book.db"
-    build(str(path), "connect4", {"width": 4, "height": 4}, plies=4, workers=1)
+    build(BuildRequest(str(path), "connect4", {"width": 4, "height": 4}, plies=4,
+                       plan=BuildPlan(workers=1)))
     return path
 
 
@@ -181,10 +183,69 @@ def test_a_moves_file_is_answered_from_the_database_where_it_knows(
 def test_a_build_on_two_worker_processes_equals_the_one_in_process(
         book: Path, tmp_path: Path) -> None:
     path = tmp_path / "pool.db"
-    report = build(str(path), "connect4", {"width": 4, "height": 4}, plies=4, workers=2)
+    report = build(BuildRequest(str(path), "connect4", {"width": 4, "height": 4}, plies=4,
+                                plan=BuildPlan(workers=2)))
     assert report.solved == 82  # 160 positions at ply 4, 4 of them symmetric
     with Database.open(path) as pool, Database.open(book) as serial:
         assert list(export_rows(pool, "jsonl")) == list(export_rows(serial, "jsonl"))
+
+
+def values_of(path: Path) -> list[tuple[str, int, int | None, str]]:
+    """Every row's key, value, distance and kind (not its best move: two searches may choose
+    different ones among equally good moves)."""
+    with Database.open(path) as database:
+        return sorted((row.key, row.value, row.plies, row.kind) for row in database.rows())
+
+
+@pytest.mark.parametrize("flags", [("--tier", "python"), ("--threads", "2")])
+def test_a_book_searches_its_frontier_with_the_options_of_solve(
+        capsys: pytest.CaptureFixture[str], book: Path, tmp_path: Path,
+        flags: tuple[str, str]) -> None:
+    path = tmp_path / "searched.db"
+    status, out, err = run(capsys, "db", "build", "connect4", "--width", "4", "--height", "4",
+                           "--plies", "4", "--workers", "1", "--quiet", "--json",
+                           "--db", str(path), *flags)
+    assert status == 0, err
+    report = json.loads(out)
+    assert report["tier"] == ("python" if flags[0] == "--tier" else "compiled")
+    assert report["solved"] == 82
+    assert values_of(path) == values_of(book)
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (("--all", "--depth", "3"), "--depth applies to an opening book's frontier search only"),
+    (("--all", "--threads", "2"), "--threads applies to an opening book's frontier search"),
+    (("--plies", "2", "--weak"), "--weak proves only win, draw or loss"),
+    (("--plies", "2", "--no-distance"), "a book stores distances to the end"),
+    (("--plies", "2", "--depth", "1", "--workers", "1"),
+     "the frontier position after '0,0 0,1' was not solved to the end of the game (searched "
+     "to depth 1)"),
+    (("--rows", "8", "--cols", "8", "--k", "5", "--plies", "1", "--tier", "compiled"),
+     "--tier compiled: "),
+])
+def test_search_options_a_build_cannot_use_are_refused_in_its_words(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, flags: tuple[str, ...],
+        message: str) -> None:
+    status, out, err = run(capsys, "db", "build", "tictactoe", "--quiet",
+                           "--db", str(tmp_path / "refused.db"), *flags)
+    assert (status, out) == (2, "")
+    assert err.startswith("gametree db: error: ") and err.count("\n") == 1
+    assert message in err
+
+
+def test_a_build_request_checks_its_plan_and_options() -> None:
+    with pytest.raises(ValueError, match="unknown executor 'dask'"):
+        BuildPlan(executor="dask")
+    with pytest.raises(ValueError, match="workers must be a positive integer"):
+        BuildPlan(workers=0)
+    with pytest.raises(ValueError, match="commit_every must be >= 0"):
+        BuildPlan(commit_every=float("nan"))
+    with pytest.raises(ValueError, match="plies must be an integer >= 0"):
+        BuildRequest("x.db", "nim", plies=-1)
+    with pytest.raises(ValueError, match="depth applies to an opening book"):
+        BuildRequest("x.db", "nim", search=SearchOptions(depth=2))
+    assert BuildRequest("x.db", "nim", search=SearchOptions(tier="python")).coverage == "all"
+    assert BuildRequest("x.db", "nim", plies=2, search=SearchOptions(depth=2)).coverage == "book"
 
 
 def test_play_takes_its_moves_from_the_database(capsys: pytest.CaptureFixture[str],

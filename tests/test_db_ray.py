@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import ray
 
-from gametree.db.build import build
+from gametree.builder import BuildPlan, BuildRequest, build
 from gametree.db.check import export_rows
 from gametree.db.store import Database
 
@@ -31,9 +31,11 @@ def exported(path: Path) -> list[str]:
 def test_a_ray_build_equals_the_local_build(local_ray: None, tmp_path: Path) -> None:
     options = {"width": 4, "height": 4}  # the kernel the other db tests compile already
     local = tmp_path / "local.db"
-    expected = build(str(local), "connect4", options, plies=5, workers=1)
+    expected = build(BuildRequest(str(local), "connect4", options, plies=5,
+                                  plan=BuildPlan(workers=1)))
     on_ray = tmp_path / "ray.db"
-    report = build(str(on_ray), "connect4", options, plies=5, executor="ray", workers=2)
+    report = build(BuildRequest(str(on_ray), "connect4", options, plies=5,
+                                plan=BuildPlan(executor="ray", workers=2)))
     # the frontier (436 positions, none symmetric: 218 mirror pairs), solved by the two actors
     assert report.solved == expected.solved == 218
     assert exported(on_ray) == exported(local)

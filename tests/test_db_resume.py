@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gametree.db.build import build
+from gametree.builder import BuildPlan, BuildRequest, build
 from gametree.db.check import export_rows
 from gametree.db.store import Database
 
@@ -52,7 +52,8 @@ def exported(path: Path) -> list[str]:
 def reference(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """The uninterrupted build's export."""
     path = tmp_path_factory.mktemp("db") / "reference.db"
-    build(str(path), "connect4", {"width": 5, "height": 4}, plies=6, workers=1)
+    build(BuildRequest(str(path), "connect4", {"width": 5, "height": 4}, plies=6,
+                       plan=BuildPlan(workers=1)))
     return exported(path)
 
 

@@ -8,15 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from gametree import search, solve_batch
+from gametree import SearchOptions, search, solve_batch
+from gametree.builder import BuildRequest, build
+from gametree.builder.whole import whole_game_rows
 from gametree.db.answer import SolutionDatabase
-from gametree.db.build import build
 from gametree.db.check import export_rows
-from gametree.db.retrograde import join_value, solve, whole_game_rows
-from gametree.db.store import Database
+from gametree.db.store import Database, engine_value
 from gametree.games.connect4 import ConnectFour
 from gametree.games.nim import mover_wins
 from gametree.registry import make
+from gametree.solvers.retrograde import solve
 
 from .cli_support import gametree
 from .exact import reachable
@@ -25,7 +26,7 @@ from .exact import reachable
 def test_tictactoe_database_agrees_with_the_engine_on_every_reachable_position(
         tmp_path: Path) -> None:
     path = tmp_path / "ttt.db"
-    report = build(str(path), "tictactoe", tier="python")
+    report = build(BuildRequest(str(path), "tictactoe", search=SearchOptions(tier="python")))
     assert report.positions == 765  # 5,478 positions, merged by the game's symmetric key
     game = make("tictactoe")
     states = sorted(reachable(game))
@@ -73,7 +74,8 @@ def test_a_second_process_loads_the_compiled_retrograde_analysis_from_the_cache(
 
 def test_connect_four_4x4_database_agrees_with_2000_random_exact_solves(tmp_path: Path) -> None:
     path = tmp_path / "c4.db"
-    report = build(str(path), "connect4", {"width": 4, "height": 4}, tier="compiled")
+    report = build(BuildRequest(str(path), "connect4", {"width": 4, "height": 4},
+                                search=SearchOptions(tier="compiled")))
     assert report.tier == "compiled"
     game = make("connect4", width=4, height=4)
     board = ConnectFour(4, 4)
@@ -89,7 +91,7 @@ def test_connect_four_4x4_database_agrees_with_2000_random_exact_solves(tmp_path
         states = [database.state_of(row) for row in sample]
     solved = solve_batch(game, states)  # exact solves on the compiled tier, values only
     for row, value in zip(sample, solved.values, strict=True):
-        assert join_value(row.value, row.plies) == value, row
+        assert engine_value(row.value, row.plies) == value, row
     # the best moves too, on a few, through the full search
     for row, state in list(zip(sample, states, strict=True))[:50]:
         result = search(game, state)
@@ -99,7 +101,7 @@ def test_connect_four_4x4_database_agrees_with_2000_random_exact_solves(tmp_path
 @pytest.mark.parametrize("rows", [(1, 3, 5), (2, 2, 3)])
 def test_nim_database_agrees_with_bouton(tmp_path: Path, rows: tuple[int, ...]) -> None:
     path = tmp_path / "nim.db"
-    build(str(path), "nim", {"rows": rows}, tier="python")
+    build(BuildRequest(str(path), "nim", {"rows": rows}, search=SearchOptions(tier="python")))
     game = make("nim", rows=rows)
     with SolutionDatabase(path, game) as database:
         for state in reachable(game):
@@ -110,7 +112,8 @@ def test_nim_database_agrees_with_bouton(tmp_path: Path, rows: tuple[int, ...]) 
 
 def test_subtraction_database_agrees_with_sprague_grundy(tmp_path: Path) -> None:
     path = tmp_path / "sub.db"
-    build(str(path), "subtraction", {"heap": 40, "takes": (3, 4, 5)}, tier="python")
+    build(BuildRequest(str(path), "subtraction", {"heap": 40, "takes": (3, 4, 5)},
+                       search=SearchOptions(tier="python")))
     game = make("subtraction", heap=40, takes=(3, 4, 5))
     with SolutionDatabase(path, game) as database:
         for heap in range(41):

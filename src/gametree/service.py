@@ -498,7 +498,6 @@ class _CompiledPlan(_Plan[S, M]):
 
 _plans: weakref.WeakKeyDictionary[Any, dict[SearchOptions, _Plan[Any, Any]]] = (
     weakref.WeakKeyDictionary())
-_forms: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 _plans_lock = threading.Lock()
 _last_plan: tuple[Any, SearchOptions, _Plan[Any, Any]] | None = None
 """The plan of the latest search, found again without hashing its options (it keeps that one
@@ -560,24 +559,10 @@ def _reason_against_compiled(options: SearchOptions, tracer: Tracer[Any, Any] | 
 
 
 def _compiled_form(game: Game[S, M]) -> CompiledForm[S, M] | str:
-    """The game's compiled form, or why it has none (kept per game: forms are cheap to use,
-    not to build)."""
-    try:
-        known = _forms.get(game)
-    except TypeError:
-        known = None
-    if known is not None:
-        found: CompiledForm[S, M] | str = known
-        return found
-    try:
-        form = game.compiled_form()
-    except ValueError as error:  # a kernel, but not for these options (KernelError)
-        found = str(error)
-    else:
-        found = form if form is not None else f"{game.name} has no compiled form"
-    with contextlib.suppress(TypeError):  # unhashable: found again next time
-        _forms[game] = found
-    return found
+    """The game's compiled form, or why it has none (:func:`compiled_form_of`)."""
+    from .compiled.form import compiled_form_of  # noqa: PLC0415 - keeps `import gametree` light
+
+    return compiled_form_of(game)
 
 
 # -- the compiled engines: a pool per kernel ---------------------------------------------------

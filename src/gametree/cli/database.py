@@ -10,31 +10,37 @@ import shlex
 import sys
 from typing import Any
 
+from ..algorithms import DEFAULT_ALGORITHM
 from ..registry import get, play_moves
 from .parser import (
     CliParser,
     add_game_commands,
+    add_search_options,
     game_options,
     non_negative_int,
     non_negative_seconds,
     positive_int,
 )
+from .searching import search_options
 
 
 def run_build(args: argparse.Namespace) -> int:
-    """``gametree db build GAME --db FILE --plies N | --all``."""
-    from ..db.build import FLUSH_SECONDS, build  # noqa: PLC0415 - the others do not need it
-    from ..db.progress import progress_for, speed_text  # noqa: PLC0415
+    """``gametree db build GAME --db FILE --plies N | --all``: the search options mean what
+    they mean for ``solve`` (they search a book's frontier)."""
+    # The builder imports the search service's workers: the other commands do not need it.
+    from ..builder import FLUSH_SECONDS, BuildPlan, BuildRequest, build  # noqa: PLC0415
+    from ..builder.progress import progress_for, speed_text  # noqa: PLC0415
 
     if (args.plies is None) == (not args.all):
         raise ValueError("give either --plies N (an opening book) or --all (the whole game)")
-    progress = progress_for(quiet=args.quiet, every=args.log_every)
-    report = build(args.db, args.game, game_options(args), plies=args.plies,
-                   moves=args.moves or "", workers=args.workers, executor=args.executor,
-                   address=args.address, chunk=args.chunk, tier=args.tier, progress=progress,
-                   commit_every=FLUSH_SECONDS if args.commit_every is None
-                   else args.commit_every,
-                   command=shlex.join(["gametree", *sys.argv[1:]]) if sys.argv else "")
+    plan = BuildPlan(executor=args.executor, workers=args.workers, address=args.address,
+                     chunk=args.chunk,
+                     commit_every=FLUSH_SECONDS if args.commit_every is None
+                     else args.commit_every)
+    request = BuildRequest(args.db, args.game, game_options(args), plies=args.plies,
+                           moves=args.moves or "", search=search_options(args), plan=plan,
+                           command=shlex.join(["gametree", *sys.argv[1:]]) if sys.argv else "")
+    report = build(request, progress=progress_for(quiet=args.quiet, every=args.log_every))
     if args.json:
         print(json.dumps(report.as_dict()))
         return 0
@@ -164,17 +170,27 @@ def add_commands(subparsers: Any) -> None:
                     "See docs/solving.md.")
     actions = command.add_subparsers(dest="action", metavar="ACTION", required=True,
                                      parser_class=CliParser)
+    _add_build(actions)
+    _add_query(actions)
+    _add_stats(actions)
+    _add_export(actions)
+    _add_check(actions)
 
+
+def _add_build(actions: Any) -> None:
+    """``db build``: the search options of ``solve`` (for a book's frontier) and the build's own."""
     build = CliParser(add_help=False)
     build.add_argument("--db", required=True, metavar="FILE", help="the database file")
     what = build.add_argument_group("what to store")
     what.add_argument("--all", action="store_true",
-                      help="every position of the game, by retrograde analysis")
+                      help="every position of the game, by retrograde analysis (on --tier; "
+                           "the other search options are a book's)")
     what.add_argument("--plies", type=non_negative_int, metavar="N",
-                      help="an opening book: every position within N moves, the frontier "
-                           "solved exactly by the engine, the rest backed up by minimax")
-    what.add_argument("--moves", metavar="\"M M ...\"",
-                      help="build from the position after these moves (default: the start)")
+                      help="an opening book: every position within N moves (of --moves), the "
+                           "frontier solved exactly by a search with the search options, the "
+                           "rest backed up by minimax")
+    # The frontier's search options, as ``solve`` takes them (--moves: the root; --json).
+    add_search_options(build, default_algorithm=DEFAULT_ALGORITHM)
     how = build.add_argument_group("how")
     how.add_argument("--workers", type=positive_int, metavar="N",
                      help="processes solving the frontier (default: every core; 1: this "
@@ -189,9 +205,6 @@ def add_commands(subparsers: Any) -> None:
     how.add_argument("--chunk", type=positive_int, metavar="N",
                      help="frontier positions per task (default: sized as the build goes, "
                           "about half a second of solving each, smaller towards the end)")
-    how.add_argument("--tier", choices=("auto", "python", "compiled"), default="auto",
-                     help="where retrograde analysis runs (default: compiled when the game "
-                          "has a kernel)")
     how.add_argument("--commit-every", type=non_negative_seconds, metavar="SECONDS",
                      help="the longest solved positions wait before they are committed: "
                           "what a kill can lose (default: 1; 0: after every task)")
@@ -199,7 +212,6 @@ def add_commands(subparsers: Any) -> None:
     how.add_argument("--log-every", type=non_negative_seconds, default=10.0, metavar="SECONDS",
                      help="seconds between progress lines when not on a terminal "
                           "(default: 10)")
-    build.add_argument("--json", action="store_true", help="print the report as JSON")
     parser = actions.add_parser(
         "build", help="build (or continue) a database of a whole game or an opening book",
         description="Build a database: --all stores every position of a small game by "
@@ -208,6 +220,9 @@ def add_commands(subparsers: Any) -> None:
     add_game_commands(parser, build)
     parser.set_defaults(run=run_build)
 
+
+def _add_query(actions: Any) -> None:
+    """``db query``."""
     query = CliParser(add_help=False)
     query.add_argument("--db", required=True, metavar="FILE", help="the database file")
     query.add_argument("--moves", metavar="\"M M ...\"",
@@ -220,6 +235,9 @@ def add_commands(subparsers: Any) -> None:
     add_game_commands(parser, query)
     parser.set_defaults(run=run_query)
 
+
+def _add_stats(actions: Any) -> None:
+    """``db stats``."""
     parser = actions.add_parser("stats", help="what a database holds",
                                 description="The variant, the counts by kind, ply and value, "
                                             "the builds and the metadata of a database.")
@@ -227,6 +245,9 @@ def add_commands(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run_stats)
 
+
+def _add_export(actions: Any) -> None:
+    """``db export``."""
     parser = actions.add_parser("export", help="every row as JSON lines or CSV, in a stable "
                                                "order",
                                 description="Write every stored position, ordered by ply then "
@@ -237,6 +258,9 @@ def add_commands(subparsers: Any) -> None:
     parser.add_argument("--output", metavar="FILE", help="write here (default: standard output)")
     parser.set_defaults(run=run_export)
 
+
+def _add_check(actions: Any) -> None:
+    """``db check``."""
     parser = actions.add_parser(
         "check", help="verify interior values against their children; re-solve a sample",
         description="Check that every interior position's value and best moves are those its "

@@ -121,7 +121,8 @@ def run_play(args: argparse.Namespace) -> int:
     opponent: Any = SearchOpponent(depth=depth, time_per_move=time_per_move,
                                    algorithm=args.algorithm, seed=args.seed, tier=args.tier)
     if args.db:
-        from ..db.answer import DatabaseOpponent, SolutionDatabase  # noqa: PLC0415
+        from ..db.answer import SolutionDatabase  # noqa: PLC0415
+        from ..play.database import DatabaseOpponent  # noqa: PLC0415
 
         opponent = DatabaseOpponent(SolutionDatabase(args.db, game), opponent)
     mover = game.to_move(start)

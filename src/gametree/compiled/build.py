@@ -29,7 +29,7 @@ member of that module (:class:`Isolator`), so its symbols carry the kernel's dig
 two kernels' machine code can be confused, in memory or on disk.
 
 Other templates go through the same machinery (:func:`kernel_module`): the retrograde analysis
-of whole games (``gametree/db/_retrograde.py``) is generated, cached and checked per kernel in
+of whole games (``gametree/solvers/_retrograde.py``) is generated, cached and checked per kernel in
 the same way, as a module of its own.
 
 The first use of a kernel in a fresh cache compiles every entry point and reports it through

@@ -3,7 +3,7 @@ that lets only one process compile a kernel at a time.
 
 Every compiled kernel is a generated engine module in the cache's ``kernels`` directory
 (:mod:`gametree.compiled.build`) with a few files beside it, all named after the module (a
-kernel's retrograde analysis, :mod:`gametree.db.retrograde`, is one more such module, with a
+kernel's retrograde analysis, :mod:`gametree.solvers.retrograde`, is one more such module, with a
 digest of its own)::
 
     kernels/_gametree_engine_<kernel>_<digest>.py      the generated module (first line: its title)

@@ -11,12 +11,14 @@ own moves, so reports, JSON and ``format_move`` work unchanged.
 
 from __future__ import annotations
 
+import contextlib
+import weakref
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from itertools import starmap
 from typing import Any, Generic, TypeVar, cast
 
-from ..game import Game
+from ..game import ContractError, Game
 from ..result import Bound, MoveValue
 from .kernel import Kernel
 
@@ -79,3 +81,54 @@ def same_move(state: Any, move: int) -> int:
     """The :attr:`CompiledForm.decode_move` of a game whose moves are the kernel's own ints
     (tic-tac-toe's cells, a subtraction game's takes): results carry them as they are."""
     return move
+
+
+_forms: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+"""Each game's compiled form or the reason it has none (kept per game: forms are cheap to use,
+not to build)."""
+
+
+class NotACompiledFormError(ContractError):
+    """A game's :meth:`~gametree.Game.compiled_form` returned something else than a
+    :class:`CompiledForm` or ``None``."""
+
+    def __init__(self, game: Game[Any, Any], returned: object) -> None:
+        self.problem = (f"returned a {type(returned).__name__}; expected a "
+                        f"gametree.compiled.form.CompiledForm or None")
+        """What was wrong, without the game's name."""
+        super().__init__(f"{game.name}: compiled_form() {self.problem}")
+
+
+def no_form_reason(game: Game[Any, Any]) -> str:
+    """What :func:`compiled_form_of` says of a game without a compiled form."""
+    return f"{game.name} has no compiled form"
+
+
+def compiled_form_of(game: Game[S, M]) -> CompiledForm[S, M] | str:
+    """The game's compiled form, or why it has none: every part that runs a game on its kernel (the
+    search service, retrograde analysis, a database build, ``gametree check``) finds the form here.
+
+    A game without one gives ``"<name> has no compiled form"`` (:func:`no_form_reason`); a game
+    whose kernel cannot hold its present options (its :meth:`~gametree.Game.compiled_form` raised a
+    ``ValueError``, such as :class:`~gametree.compiled.KernelError`) gives that error's message. A
+    ``compiled_form`` that returns something else than a :class:`CompiledForm` or ``None`` raises
+    :class:`NotACompiledFormError` (a :class:`~gametree.ContractError`); any other exception it
+    raises is raised as it is. The answer is kept per game (a game that cannot be a weak reference's
+    key, or hashed, is asked again each time).
+    """
+    with contextlib.suppress(TypeError):  # a game that cannot be a key: asked every time
+        known = _forms.get(game)
+        if known is not None:
+            found: CompiledForm[S, M] | str = known
+            return found
+    try:
+        form = game.compiled_form()
+    except ValueError as error:  # a kernel, but not for these options (KernelError)
+        found = str(error)
+    else:
+        if form is not None and not isinstance(form, CompiledForm):
+            raise NotACompiledFormError(game, form)
+        found = form if form is not None else no_form_reason(game)
+    with contextlib.suppress(TypeError):
+        _forms[game] = found
+    return found

@@ -1,15 +1,17 @@
 """Solution databases: solve once, keep forever (``gametree db``; docs/solving.md).
 
-* :func:`build` makes (or continues) a database: a whole game by retrograde analysis, or an
-  opening book whose frontier is solved by the compiled engine on a local process pool or Ray;
-* :class:`SolutionDatabase` answers positions from one (``--db FILE`` on the command line);
-* :class:`Database` is the SQLite file itself; :func:`check` verifies one.
+This package is the store and what reads it; the builder that fills it is
+:mod:`gametree.builder`, and the player that plays from it :mod:`gametree.play.database`.
+
+* :class:`SolutionDatabase` answers positions from one (``--db FILE`` on the command line; the
+  search service probes it first);
+* :class:`Database` is the SQLite file itself; :func:`check` verifies one
+  (:class:`StoredValuesReport`).
 """
 
-from .answer import DatabaseOpponent, Entry, SolutionDatabase
-from .build import BuildReport, build
-from .check import CheckReport, check
+from .answer import Entry, SolutionDatabase
+from .check import StoredValuesReport, check
 from .store import Database, DatabaseError, Row
 
-__all__ = ["BuildReport", "CheckReport", "Database", "DatabaseError", "DatabaseOpponent",
-           "Entry", "Row", "SolutionDatabase", "build", "check"]
+__all__ = ["Database", "DatabaseError", "Entry", "Row", "SolutionDatabase", "StoredValuesReport",
+           "check"]

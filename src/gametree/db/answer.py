@@ -1,5 +1,4 @@
-"""Answering from a database: the Python API's database object, and an opponent that plays
-from it.
+"""Answering from a database: the Python API's database object.
 
 :class:`SolutionDatabase` opens a database for a game (refusing one built for another variant)
 and answers a position at once when it, or its symmetric twin (the same key), is stored:
@@ -10,7 +9,8 @@ positions are stored get their exact values too, and a position that is not stor
 whose moves' positions are is answered from them ("near the root").
 
 The search service probes a database first when given one: ``gametree.search(game, state,
-database=db)`` or ``SearchSession(game, database=db)`` (:class:`gametree.service.Probe`).
+database=db)`` or ``SearchSession(game, database=db)`` (:class:`gametree.service.Probe`); the
+terminal player plays from one with :class:`gametree.play.database.DatabaseOpponent`.
 """
 
 from __future__ import annotations
@@ -22,11 +22,9 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from ..game import Game
-from ..play.opponent import Decision, Opponent
 from ..result import MoveValue, SearchResult, SearchStats
-from ..values import WIN, Outcome
-from .retrograde import join_value, split_value
-from .store import Database, Row, key_text
+from ..values import Outcome
+from .store import Database, Row, engine_value, key_text, stored_value
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -52,7 +50,7 @@ class Entry(Generic[M]):
     @property
     def score(self) -> int:
         """The value on the engine's scale (``gametree.values``: ``WIN - plies`` for a win)."""
-        return join_value(self.value, self.plies)
+        return engine_value(self.value, self.plies)
 
 
 class SolutionDatabase(Generic[S, M]):
@@ -144,7 +142,7 @@ class SolutionDatabase(Generic[S, M]):
                     if entry is not None and move in entry.best:
                         moves.append(MoveValue(move, entry.score, "exact"))
                     continue
-                value = join_value(found.value, found.plies)
+                value = engine_value(found.value, found.plies)
                 seen = value - 1 if value > 0 else value + 1 if value < 0 else 0
                 moves.append(MoveValue(move, seen if game.to_move(child) == mover else -seen,
                                        "exact"))
@@ -154,7 +152,7 @@ class SolutionDatabase(Generic[S, M]):
             score, plies, best = entry.score, entry.plies, entry.best
         elif moves:  # near the root: every move's position is stored
             score = int(max(move.value for move in moves))
-            plies = split_value(score)[1]
+            plies = stored_value(score)[1]
             best = tuple(move.move for move in moves if move.value == score)
         else:
             return None
@@ -185,42 +183,9 @@ class SolutionDatabase(Generic[S, M]):
         return tuple(line)
 
 
-class DatabaseOpponent:
-    """An opponent that plays from a database where it can and asks another opponent (a
-    search) elsewhere: a book's moves at once, the engine's after the book."""
-
-    def __init__(self, database: SolutionDatabase[Any, Any], fallback: Opponent) -> None:
-        self.database = database
-        self.fallback = fallback
-
-    def describe(self, game: Game[Any, Any]) -> str:
-        """The fallback's strength, and the database."""
-        return f"{self.fallback.describe(game)}; from the database {self.database.path.name} " \
-               f"where it knows the position"
-
-    def choose(self, game: Game[S, M], state: S) -> Decision[M]:
-        """The database's first best move, else the fallback's choice."""
-        found = self.database.result(state) if game is self.database.game else None
-        return Decision(found) if found is not None else self.fallback.choose(game, state)
-
-    def analyse(self, game: Game[S, M], state: S) -> Decision[M]:
-        """Every move's exact value from the database when all are stored, else the
-        fallback's analysis."""
-        found = self.database.result(state, exact=True) if game is self.database.game else None
-        return Decision(found) if found is not None else self.fallback.analyse(game, state)
-
-    def prepare(self, game: Game[Any, Any]) -> None:
-        """Prepare the fallback (the database needs nothing)."""
-        prepare = getattr(self.fallback, "prepare", None)
-        if prepare is not None:
-            prepare(game)
-
-
 def key_of(game: Game[Any, Any], state: Any) -> str:
     """The stored key text of ``state``."""
     return key_text(game.key(state))
 
 
-assert WIN > 0
-
-__all__ = ["ALGORITHM", "DatabaseOpponent", "Entry", "SolutionDatabase", "key_of"]
+__all__ = ["ALGORITHM", "Entry", "SolutionDatabase", "key_of"]

@@ -17,16 +17,16 @@ from typing import Any
 from ..game import Game, GameError
 from ..registry import make
 from ..service import search
-from .retrograde import join_value, split_value
-from .store import Database, Row, key_text
+from .store import Database, Row, engine_value, key_text, stored_value
 
 MAX_PROBLEMS = 20
 """Problems listed in full (the rest are counted)."""
 
 
 @dataclass
-class CheckReport:
-    """What ``db check`` found."""
+class StoredValuesReport:
+    """What ``db check`` found about a database's stored values (not to be confused with
+    :class:`gametree.CheckReport`, which is about a game's contract)."""
 
     rows: int = 0
     interior: int = 0
@@ -62,10 +62,10 @@ def game_of(database: Database) -> Game[Any, Any]:
 
 
 def check(database: Database, *, sample: int = 100, seed: int = 0,
-          tick: Callable[[int], None] | None = None) -> CheckReport:
+          tick: Callable[[int], None] | None = None) -> StoredValuesReport:
     """Check ``database`` (see the module documentation); ``tick(n)`` counts rows checked."""
     game = game_of(database)
-    report = CheckReport()
+    report = StoredValuesReport()
     root = game.initial_state()
     for text in database.meta.get("root", "").split():
         root = game.play(root, game.parse_move(root, text))
@@ -102,7 +102,7 @@ def check(database: Database, *, sample: int = 100, seed: int = 0,
 
 
 def _state(game: Game[Any, Any], states: dict[str, Any], row: Row,
-           report: CheckReport) -> Any:
+           report: StoredValuesReport) -> Any:
     """The row's position, played from its parent line's (rows come by ply)."""
     parent, _, last = row.moves.rpartition(" ")
     before = states.get(parent)
@@ -119,7 +119,7 @@ def _state(game: Game[Any, Any], states: dict[str, Any], row: Row,
     return state
 
 
-def _check_terminal(game: Game[Any, Any], state: Any, row: Row, report: CheckReport) -> None:
+def _check_terminal(game: Game[Any, Any], state: Any, row: Row, report: StoredValuesReport) -> None:
     outcome = game.outcome(state)
     if outcome is None:
         report.problem(f"{_name(row)}: stored as finished, but the game goes on")
@@ -132,7 +132,7 @@ def _check_terminal(game: Game[Any, Any], state: Any, row: Row, report: CheckRep
 
 
 def _check_interior(game: Game[Any, Any], database: Database, state: Any, row: Row,
-                    report: CheckReport) -> None:
+                    report: StoredValuesReport) -> None:
     mover = game.to_move(state)
     values: list[tuple[str, int]] = []
     for move in game.moves(state):
@@ -142,14 +142,14 @@ def _check_interior(game: Game[Any, Any], database: Database, state: Any, row: R
         if found is None:
             report.problem(f"{_name(row)}: the position after {name} is not stored")
             return
-        value = join_value(found.value, found.plies)
+        value = engine_value(found.value, found.plies)
         further = value - 1 if value > 0 else value + 1 if value < 0 else 0
         values.append((name, further if game.to_move(child) == mover else -further))
     best = max(value for _, value in values)
     names = sorted({name for name, value in values if value == best})
-    if split_value(best) != (row.value, row.plies):
+    if stored_value(best) != (row.value, row.plies):
         report.problem(f"{_name(row)}: stored {_said(row.value, row.plies)}, its children "
-                       f"give {_said(*split_value(best))}")
+                       f"give {_said(*stored_value(best))}")
     elif sorted(set(row.best.split())) != names:
         report.problem(f"{_name(row)}: stored best moves {row.best or '(none)'}, its children "
                        f"give {' '.join(names)}")
@@ -187,4 +187,4 @@ def export_rows(database: Database, form: str) -> Iterator[str]:
         yield buffer.getvalue()
 
 
-__all__ = ["CheckReport", "check", "export_rows", "game_of"]
+__all__ = ["StoredValuesReport", "check", "export_rows", "game_of"]

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import Game
+from ..values import WIN, plies_to_result
 
 SCHEMA_VERSION = 1
 """The version of the layout below; a file of another version is refused."""
@@ -108,6 +109,31 @@ class Row:
         return {"key": self.key, "ply": self.ply, "moves": self.moves, "value": self.value,
                 "plies": self.plies, "best": self.best.split() if self.best else [],
                 "kind": self.kind}
+
+
+RowTuple = tuple[str, int, str, int, int | None, str, str]
+"""A row as a tuple, in the :class:`Row` field order (what builders hand to
+:meth:`Database.add`)."""
+
+
+def stored_value(value: int) -> tuple[int, int | None]:
+    """A proven engine-scale value (:mod:`gametree.values`) as the stored ``(value, plies)``:
+    ``(1, p)`` for a win in ``p`` plies, ``(-1, p)`` for a loss in ``p``, ``(0, None)`` for a
+    draw (every value a solved position has that is not a win or a loss)."""
+    plies = plies_to_result(value)
+    if plies is None:
+        return 0, None
+    return (1 if value > 0 else -1), plies
+
+
+def engine_value(value: int, plies: int | None) -> int:
+    """The engine-scale value of a stored ``(value, plies)`` pair (:func:`stored_value`'s
+    inverse)."""
+    if value == 0:
+        return 0
+    if plies is None:
+        raise DatabaseError(f"a stored {'win' if value > 0 else 'loss'} without its distance")
+    return WIN - plies if value > 0 else -(WIN - plies)
 
 
 def key_text(key: Any) -> str:
@@ -517,4 +543,5 @@ def now() -> float:
 
 
 __all__ = ["KINDS", "META_KEYS", "SCHEMA_VERSION", "SCORING", "Database", "DatabaseError",
-           "Row", "describe_variant", "fingerprint", "key_text", "options_text"]
+           "Row", "RowTuple", "describe_variant", "engine_value", "fingerprint", "key_text",
+           "options_text", "stored_value"]

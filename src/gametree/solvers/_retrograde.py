@@ -1,12 +1,13 @@
 """Retrograde analysis on a kernel game, compiled by numba: enumerate, then value backwards.
 
 This file is a *template*, as the engine's (:mod:`gametree.compiled._engine`) is: it is never
-imported as ``gametree.db._retrograde`` at run time. :func:`gametree.compiled.build.kernel_module`
-writes one copy of it per kernel into the compilation cache, with the block marked ``KERNEL
-BINDING`` replaced by the kernel's functions and constants, so that numba inlines the kernel's
-rules and caches each copy's machine code on disk under the kernel's own digest: a later
-process loads it instead of compiling it again. :mod:`gametree.db.retrograde` calls
-:func:`explore`, then :func:`solve`, and explains the method.
+imported as ``gametree.solvers._retrograde`` at run time.
+:func:`gametree.compiled.build.kernel_module` writes one copy of it per kernel into the
+compilation cache, with the block marked ``KERNEL BINDING`` replaced by the kernel's functions
+and constants, so that numba inlines the kernel's rules and caches each copy's machine code on
+disk under the kernel's own digest: a later process loads it instead of compiling it again.
+:mod:`gametree.solvers.retrograde` calls :func:`explore`, then :func:`solve`, and explains the
+method.
 """
 
 # ruff: noqa: PLR0915

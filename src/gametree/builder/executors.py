@@ -1,7 +1,8 @@
 """Where a book's frontier positions are solved: this process, a local process pool, or Ray.
 
 Every executor runs the same task — :func:`solve_states`: exact solves through the search
-service (:func:`gametree.search`, which picks the compiled engine) — on chunks of positions,
+service (:func:`gametree.search` with the build's :class:`~gametree.SearchOptions`; the service
+picks the tier as it does for ``solve``) — on chunks of positions,
 and hands back each chunk's rows as it completes, in any order. The rows depend only on the
 positions, so a database is the same whichever executor built it.
 
@@ -17,7 +18,7 @@ How the work is shared out (issue 11: two workers should be nearly twice as fast
   little beside its solves — and never more than a small share of what is left, so both
   workers stay busy to the end. ``--chunk N`` fixes the size instead.
 * The builder is idle while workers solve: it stores rows in batched transactions
-  (:mod:`gametree.db.build`) and does nothing else.
+  (:mod:`gametree.builder.build`) and does nothing else.
 
 Workers ignore Ctrl-C: the builder, which owns the database, stops them.
 """
@@ -34,21 +35,17 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from multiprocessing import get_context
 from typing import Any
 
+from ..db.store import RowTuple, key_text
 from ..game import Game
+from ..options import SearchOptions
 from ..registry import make
-from .store import key_text
+from .request import EXECUTORS, BuildPlan
 
 Position = tuple[Any, int, str]
 """A frontier position to solve: ``(state, ply, moves line)``."""
 
-RowTuple = tuple[str, int, str, int, int | None, str, str]
-"""A solved position's row (the :class:`~gametree.db.Row` fields, in order)."""
-
 Solved = tuple[list[RowTuple], float]
 """A finished task: its rows and the seconds its solves took in the worker."""
-
-EXECUTORS = ("local", "ray")
-"""The executors ``--executor`` accepts."""
 
 TASK_SECONDS = 0.5
 """Seconds of solving a task aims at once solve times are known."""
@@ -70,15 +67,21 @@ class ExecutorError(ValueError):
     """An executor that cannot run here (Ray missing, a cluster that cannot be reached)."""
 
 
-def solve_states(game: Game[Any, Any], positions: Iterable[Position]) -> list[RowTuple]:
-    """Solve each position exactly (value, distance, best move) and return its row."""
+def solve_states(game: Game[Any, Any], search_options: SearchOptions,
+                 positions: Iterable[Position]) -> list[RowTuple]:
+    """Solve each position exactly (value, distance, best move) with ``search_options`` and
+    return its row; a search that proves nothing (stopped by a budget) is an error."""
     from ..service import search  # noqa: PLC0415 - the workers' import, not the builder's
 
     rows: list[RowTuple] = []
     for state, ply, line in positions:
-        result = search(game, state)
+        result = search(game, state, search_options)
         if result.outcome is None:
-            raise RuntimeError(f"the exact solve of {line!r} proved nothing")
+            depth = "" if result.depth is None else f" (searched to depth {result.depth})"
+            raise ValueError(f"the frontier position after {line!r} was not solved to the end "
+                             f"of the game{depth}: a book stores exact values only, so its "
+                             f"frontier search needs no depth, time or node budget, or one it "
+                             f"can solve within")
         value = 1 if result.outcome == "win" else -1 if result.outcome == "loss" else 0
         best = "" if result.best_move is None else game.format_move(state, result.best_move)
         rows.append((key_text(game.key(state)), ply, line, value,
@@ -86,19 +89,20 @@ def solve_states(game: Game[Any, Any], positions: Iterable[Position]) -> list[Ro
     return rows
 
 
-def timed_solve(game: Game[Any, Any], positions: list[Position]) -> Solved:
+def timed_solve(game: Game[Any, Any], search_options: SearchOptions,
+                positions: list[Position]) -> Solved:
     """:func:`solve_states` and the seconds it took (for sizing the next tasks)."""
     began = time.perf_counter()
-    rows = solve_states(game, positions)
+    rows = solve_states(game, search_options, positions)
     return rows, time.perf_counter() - began
 
 
-def warm_up(game: Game[Any, Any]) -> None:
+def warm_up(game: Game[Any, Any], search_options: SearchOptions) -> None:
     """Load the compiled engine the solves will use (numba, the kernel, the table), so that
-    the first task does not pay for it; a game without a compiled form needs nothing."""
+    the first task does not pay for it; a search on the Python tier needs nothing."""
     from ..service import SearchSession  # noqa: PLC0415 - imports numba when there is a kernel
 
-    with SearchSession(game) as session:
+    with SearchSession(game, search_options) as session:
         if session.tier == "compiled":
             session.prepare()  # the engine goes back to the service's pool, loaded
 
@@ -175,13 +179,14 @@ class Workers:
 class SerialWorkers(Workers):
     """The builder's own process (``--workers 1``)."""
 
-    def __init__(self, game: Game[Any, Any]) -> None:
+    def __init__(self, game: Game[Any, Any], search_options: SearchOptions) -> None:
         self.game = game
+        self.search_options = search_options
 
     def run(self, chunker: Chunker) -> Iterator[list[RowTuple]]:
         """Solve the tasks one after another here."""
         while (task := chunker.take()) is not None:
-            rows, seconds = timed_solve(self.game, task)
+            rows, seconds = timed_solve(self.game, self.search_options, task)
             chunker.record(len(rows), seconds)
             yield rows
 
@@ -189,15 +194,17 @@ class SerialWorkers(Workers):
 # -- a worker process of the local pool --------------------------------------------------------
 
 _worker_game: Game[Any, Any] | None = None
+_worker_search = SearchOptions()
 
 
-def _start_worker(name: str, options: Mapping[str, Any]) -> None:
+def _start_worker(name: str, options: Mapping[str, Any], search_options: SearchOptions) -> None:
     """A pool worker's set-up, once per build: ignore Ctrl-C (the builder handles it), build
     the game and load its compiled engine."""
-    global _worker_game  # noqa: PLW0603 - one game per worker process
+    global _worker_game, _worker_search  # noqa: PLW0603 - one game per worker process
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_game = make(name, **options)
-    warm_up(_worker_game)
+    _worker_search = search_options
+    warm_up(_worker_game, search_options)
     # Exit at once when the pool stops: the interpreter's own shutdown with numba loaded
     # takes a second or two, which the builder would wait for. Registered last, this runs
     # first; results are already sent (the pool's result queue writes synchronously).
@@ -211,19 +218,20 @@ def _ready() -> int:
 
 def _work(task: list[Position]) -> Solved:
     assert _worker_game is not None
-    return timed_solve(_worker_game, task)
+    return timed_solve(_worker_game, _worker_search, task)
 
 
 class PoolWorkers(Workers):
     """``count`` local processes, started now: they load their engines while the builder
     enumerates the book."""
 
-    def __init__(self, name: str, options: Mapping[str, Any], count: int) -> None:
+    def __init__(self, name: str, options: Mapping[str, Any], search_options: SearchOptions,
+                 count: int) -> None:
         self.count = count
         context = get_context("spawn")  # never fork a process that may hold numba's threads
         self.pool = ProcessPoolExecutor(max_workers=count, mp_context=context,
                                         initializer=_start_worker,
-                                        initargs=(name, dict(options)))
+                                        initargs=(name, dict(options), search_options))
         # One task each makes the pool start every process at once (it starts one per task
         # submitted while none is idle); each loads its engine in its set-up.
         self.started = [self.pool.submit(_ready) for _ in range(count)]
@@ -282,8 +290,8 @@ class RayWorkers(Workers):
     process started already, else a new local one), created now, each keeping its game and
     compiled engine between tasks."""
 
-    def __init__(self, name: str, options: Mapping[str, Any], workers: int | None,
-                 address: str | None) -> None:
+    def __init__(self, name: str, options: Mapping[str, Any], search_options: SearchOptions,
+                 workers: int | None, address: str | None) -> None:
         ray = import_ray()
         if not ray.is_initialized():
             try:
@@ -296,7 +304,8 @@ class RayWorkers(Workers):
         self.ray = ray
         self.count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         solver = _ray_solver(ray)
-        self.actors = [solver.remote(name, dict(options)) for _ in range(self.count)]
+        self.actors = [solver.remote(name, dict(options), search_options)
+                       for _ in range(self.count)]
 
     def run(self, chunker: Chunker) -> Iterator[list[RowTuple]]:
         """Solve the tasks on the actors, yielding each as it completes."""
@@ -349,29 +358,33 @@ def _ray_solver(ray: Any) -> Any:
         class Solver:
             """A Ray actor: one game, its compiled engine loaded at once and kept warm."""
 
-            def __init__(self, name: str, options: dict[str, Any]) -> None:
+            def __init__(self, name: str, options: dict[str, Any],
+                         search_options: SearchOptions) -> None:
                 self.game = make(name, **options)
-                warm_up(self.game)
+                self.search_options = search_options
+                warm_up(self.game, search_options)
 
             def solve(self, task: list[Position]) -> Solved:
-                return timed_solve(self.game, task)
+                return timed_solve(self.game, self.search_options, task)
 
         _solver_class = ray.remote(num_cpus=1)(Solver)
     return _solver_class
 
 
-def start(kind: str, *, game: Game[Any, Any], name: str, options: Mapping[str, Any],
-          workers: int | None, address: str | None) -> Workers:
-    """Start the workers of ``--executor kind`` and ``--workers`` (they begin loading their
-    engines at once, in the background)."""
-    if kind == "ray":
-        return RayWorkers(name, options, workers, address)
-    if kind != "local":
-        raise ExecutorError(f"unknown executor {kind!r}; executors: {', '.join(EXECUTORS)}")
-    count = default_workers() if workers is None else workers
+def start(plan: BuildPlan, *, game: Game[Any, Any], name: str, options: Mapping[str, Any],
+          search: SearchOptions) -> Workers:
+    """Start the workers of ``plan`` (its executor and worker count) for ``game`` (registry
+    ``name`` and ``options``: how other processes make it), solving with ``search``; they
+    begin loading their engines at once, in the background."""
+    if plan.executor == "ray":
+        return RayWorkers(name, options, search, plan.workers, plan.address)
+    if plan.executor != "local":
+        raise ExecutorError(f"unknown executor {plan.executor!r}; executors: "
+                            f"{', '.join(EXECUTORS)}")
+    count = default_workers() if plan.workers is None else plan.workers
     if count <= 1:
-        return SerialWorkers(game)
-    return PoolWorkers(name, options, count)
+        return SerialWorkers(game, search)
+    return PoolWorkers(name, options, search, count)
 
 
 __all__ = ["EXECUTORS", "FIRST_TASK", "IN_FLIGHT", "LARGEST_TASK", "TASK_SECONDS", "Chunker",

@@ -19,7 +19,8 @@ Two tiers, one answer (the tests compare them):
   move), to store them under the Python form's key and in its notation; a key that merges
   more than the kernel's (tic-tac-toe's symmetric twins) keeps the first position met.
 
-:func:`whole_game_rows` gives the database rows in breadth-first order.
+The database builder turns a :class:`Solution` into rows (:mod:`gametree.builder.whole`):
+this module knows nothing of databases.
 """
 
 from __future__ import annotations
@@ -27,19 +28,16 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import deque
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..compiled import build
+from ..compiled.form import CompiledForm, compiled_form_of
 from ..compiled.kernel import ONGOING, Kernel
 from ..game import ContractError, Game
 from ..values import WIN
-from .store import key_text
-
-RowTuple = tuple[str, int, str, int, int | None, str, str]
-"""A database row in the :class:`~gametree.db.store.Row` field order."""
 
 
 @dataclass
@@ -177,15 +175,15 @@ def solve(game: Game[Any, Any], root: Any | None = None, *,
     ``compiled`` (the game's kernel, in numba), ``python``, or ``auto`` (compiled when the game
     has a kernel that can key its states)."""
     root = game.initial_state() if root is None else root
-    kernel = None
+    form = None
     if tier in ("auto", "compiled"):
-        reason, form = _compiled_reason(game)
-        if reason is not None and tier == "compiled":
-            raise ValueError(f"compiled retrograde analysis: {reason}")
-        kernel = form
+        found = compiled_form_for_retrograde(game)
+        if isinstance(found, str) and tier == "compiled":
+            raise ValueError(f"compiled retrograde analysis: {found}")
+        form = None if isinstance(found, str) else found
     started = time.perf_counter()
-    if kernel is not None:
-        graph, value, best, compiled, finished = compiled_graph(game, root, kernel)
+    if form is not None:
+        graph, value, best, compiled, finished = compiled_graph(game, root, form)
         return Solution(graph, value, best, "compiled", compiled - started, finished - compiled,
                         time.perf_counter() - finished)
     graph = python_graph(game, root)
@@ -193,76 +191,16 @@ def solve(game: Game[Any, Any], root: Any | None = None, *,
     return Solution(graph, value, best, "python", 0.0, time.perf_counter() - started, 0.0)
 
 
-def _compiled_reason(game: Game[Any, Any]) -> tuple[str | None, Any]:
-    try:
-        form = game.compiled_form()
-    except ValueError as error:
-        return str(error), None
-    if form is None:
-        return f"{game.name} has no compiled form", None
+def compiled_form_for_retrograde(game: Game[Any, Any]) -> CompiledForm[Any, Any] | str:
+    """The game's compiled form if its kernel can run retrograde analysis (it keys its states,
+    or has none to key), else why not."""
+    form = compiled_form_of(game)
+    if isinstance(form, str):
+        return form
     kernel = form.kernel
     if "key" not in kernel.python_rules() and kernel.state_size != 0:
-        return f"the {kernel.name} kernel has no key for its states", None
-    return None, form
-
-
-def whole_game_rows(game: Game[Any, Any], solution: Solution) -> Iterator[RowTuple]:
-    """The database rows of a solved graph, breadth first, one per key of the Python form
-    (the first position met of each)."""
-    graph = solution.graph
-    states = graph.states
-    start, move, best = graph.start, graph.move, solution.best
-    decode = _decoder(game, solution.tier)
-    lines: list[str] = [""] * graph.size
-    plies: list[int] = [0] * graph.size
-    seen: set[str] = set()
-    for node in range(graph.size):
-        state = states[node]
-        parent = graph.parent[node]
-        if parent >= 0:
-            parent_state = states[parent]
-            text = game.format_move(parent_state, decode(parent_state, graph.parent_move[node]))
-            lines[node] = f"{lines[parent]} {text}" if lines[parent] else text
-            plies[node] = plies[parent] + 1
-        key = key_text(game.key(state))
-        if key in seen:
-            continue
-        seen.add(key)
-        names: list[str] = []
-        for edge in range(start[node], start[node + 1]):
-            if best[edge]:
-                name = game.format_move(state, decode(state, move[edge]))
-                if name not in names:
-                    names.append(name)
-        value = solution.value[node]
-        yield (key, plies[node], lines[node], *split_value(value), " ".join(names),
-               "terminal" if graph.outcome[node] is not None else "interior")
-
-
-def split_value(value: int) -> tuple[int, int | None]:
-    """An engine-scale value as the database's ``(value, plies)``: ``(1, p)`` for a win in
-    ``p``, ``(-1, p)`` for a loss in ``p``, ``(0, None)`` for a draw."""
-    if value > 0:
-        return 1, int(WIN - value)
-    if value < 0:
-        return -1, int(WIN + value)
-    return 0, None
-
-
-def join_value(value: int, plies: int | None) -> int:
-    """The engine-scale value of a database ``(value, plies)`` pair."""
-    if value == 0:
-        return 0
-    assert plies is not None
-    return (WIN - plies) if value > 0 else -(WIN - plies)
-
-
-def _decoder(game: Game[Any, Any], tier: str) -> Callable[[Any, Any], Any]:
-    if tier == "python":
-        return lambda state, move: move
-    form = game.compiled_form()
-    assert form is not None
-    return form.decode_move
+        return f"the {kernel.name} kernel has no key for its states"
+    return form
 
 
 # -- the compiled tier ------------------------------------------------------------------------
@@ -271,7 +209,7 @@ _TEMPLATE = Path(__file__).with_name("_retrograde.py")
 
 
 def _compiled_solver(kernel: Kernel, root: Any) -> Any:
-    """The generated retrograde module of ``kernel`` (:mod:`gametree.db._retrograde`, cached
+    """The generated retrograde module of ``kernel`` (:mod:`gametree.solvers._retrograde`, cached
     on disk with the kernel's engine), compiled or loaded now (with a one-position exploration
     from ``root`` and an empty solve), so that its work can be timed apart."""
     import numpy as np  # noqa: PLC0415 - comes with numba, only for the compiled tier
@@ -284,8 +222,8 @@ def _compiled_solver(kernel: Kernel, root: Any) -> Any:
     return module
 
 
-def compiled_graph(game: Game[Any, Any], root: Any,
-                   form: Any) -> tuple[Graph, list[int], list[bool], float, float]:
+def compiled_graph(game: Game[Any, Any], root: Any, form: CompiledForm[Any, Any],
+                   ) -> tuple[Graph, list[int], list[bool], float, float]:
     """Enumerate and value every position from ``root`` on the game's kernel, then replay the
     positions on the Python form. Returns the graph (Python states filled in), the values,
     the best edges and the times (``perf_counter``) when compiling and when the compiled
@@ -312,7 +250,8 @@ def compiled_graph(game: Game[Any, Any], root: Any,
     return graph, value.tolist(), best.tolist(), compiled, finished
 
 
-def _replayed(game: Game[Any, Any], form: Any, graph: Graph, root: Any) -> list[Any]:
+def _replayed(game: Game[Any, Any], form: CompiledForm[Any, Any], graph: Graph,
+              root: Any) -> list[Any]:
     """The Python states of a compiled graph's positions, each played from its parent."""
     states: list[Any] = [root]
     play, decode = game.play, form.decode_move
@@ -323,5 +262,5 @@ def _replayed(game: Game[Any, Any], form: Any, graph: Graph, root: Any) -> list[
     return states
 
 
-__all__ = ["Graph", "Solution", "compiled_graph", "join_value", "python_graph", "solve",
-           "solve_python", "split_value", "whole_game_rows"]
+__all__ = ["Graph", "Solution", "compiled_form_for_retrograde", "compiled_graph", "python_graph",
+           "solve", "solve_python"]

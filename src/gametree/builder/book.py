@@ -2,7 +2,7 @@
 
 The positions reachable from the root in at most ``plies`` moves are enumerated breadth first
 (merged by the game's key). Those at exactly ``plies`` moves — the *frontier* — are solved
-exactly by search (:mod:`gametree.db.executors`); finished games are valued by their outcome;
+exactly by search (:mod:`gametree.builder.executors`); finished games are valued by their outcome;
 every other position (*interior*) is valued by minimax from its children once they all are,
 with every best move, so that every stored value is exact.
 """
@@ -14,10 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..db.store import RowTuple, engine_value, key_text, stored_value
 from ..game import Game
-from ..values import WIN
-from .retrograde import RowTuple, join_value, split_value
-from .store import key_text
 
 
 @dataclass
@@ -80,7 +78,7 @@ def back_up(game: Game[Any, Any], nodes: list[BookNode],
     plies, player to move)``; interior positions are valued once all their children are
     (Kahn's order), with every best move.
     """
-    values: dict[str, tuple[int, int]] = {key: (join_value(value, plies), mover)
+    values: dict[str, tuple[int, int]] = {key: (engine_value(value, plies), mover)
                                           for key, (value, plies, mover) in known.items()}
     interior = [node for node in nodes if node.kind == "interior"]
     by_key = {node.key: node for node in interior}
@@ -109,7 +107,7 @@ def back_up(game: Game[Any, Any], nodes: list[BookNode],
             if value == best and text not in names:
                 names.append(text)
         values[node.key] = (best, mover)
-        yield (node.key, node.ply, node.line, *split_value(best), " ".join(names), "interior")
+        yield (node.key, node.ply, node.line, *stored_value(best), " ".join(names), "interior")
         for parent in parents.get(node.key, ()):
             remaining[parent.key] -= 1
             if remaining[parent.key] == 0:
@@ -122,7 +120,5 @@ def _seen(value: int, child_mover: int, mover: int) -> int:
     further = value - 1 if value > 0 else value + 1 if value < 0 else 0
     return further if child_mover == mover else -further
 
-
-assert WIN > 0
 
 __all__ = ["BookNode", "back_up", "enumerate_book", "terminal_row"]
