@@ -1,0 +1,193 @@
+"""The compiled engine pool keeps at most its limit in bytes of idle engines (the least recently
+used go first), never drops an engine in use, and changes no search's answer; the service's
+plans are bounded per game.
+
+The kernels are the small ones the suite compiles anyway (tic-tac-toe, Connect Four 4x4 and
+5x4, Nim 1-3-5-7), on one and two threads.
+"""
+
+from __future__ import annotations
+
+import doctest
+import tracemalloc
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import gametree
+import gametree.pool
+from gametree import EngineTuning, Game, SearchSession, service
+from gametree.compiled import CompiledEngine
+from gametree.games.connect4 import ConnectFour
+from gametree.games.nim import Nim
+from gametree.games.tictactoe import MNKGame
+from gametree.pool import EnginePool, engine_bytes, pool_bytes, pool_limit, set_pool_limit
+
+GAMES: list[Game[Any, Any]] = [MNKGame(), ConnectFour(4, 4), ConnectFour(5, 4), Nim((1, 3, 5, 7))]
+BITS = range(8, 15)
+THREADS = (1, 2)
+
+
+@pytest.fixture
+def limit() -> Iterator[None]:
+    """Restore the process's pool limit (and so empty what a test left idle) afterwards."""
+    previous = pool_limit()
+    yield
+    set_pool_limit(0)
+    set_pool_limit(previous)
+
+
+def _search(game: Any, bits: int, threads: int) -> gametree.SearchResult[Any]:
+    return gametree.search(game, tier="compiled", threads=threads,
+                           tuning=EngineTuning(table_bits=bits))
+
+
+def _answer(result: gametree.SearchResult[Any], threads: int) -> tuple[Any, ...]:
+    """What must not change: with one thread everything, node counts included; with two the
+    value and the moves' values (the threads' node counts vary from run to run)."""
+    moves = tuple((entry.move, entry.value) for entry in result.moves)
+    if threads == 1:
+        return result.value, result.best_move, moves, result.stats.nodes, result.stats.leaves
+    return result.value, result.outcome
+
+
+def test_the_pool_stays_within_its_bound_across_kernels_sizes_and_threads(limit: None) -> None:
+    kinds = [(game, bits, threads) for game in GAMES for bits in BITS for threads in THREADS]
+    # Fresh answers: with a limit of 0 nothing is kept, every search has a brand-new engine.
+    set_pool_limit(0)
+    fresh = {}
+    for game, bits, threads in kinds:
+        fresh[id(game), bits, threads] = _answer(_search(game, bits, threads), threads)
+        assert pool_bytes() == 0
+    # A bound that holds a few of these engines, far fewer than the 56 kinds searched.
+    bound = 1_000_000
+    set_pool_limit(bound)
+    sizes = []
+    for _ in range(2):  # the second round meets engines kept from the first, and dropped ones
+        for game, bits, threads in kinds:
+            answer = _answer(_search(game, bits, threads), threads)
+            assert answer == fresh[id(game), bits, threads], (game.name, bits, threads)
+            assert pool_bytes() <= bound
+            sizes.append(pool_bytes())
+    assert max(sizes) > bound // 2  # the pool was used, up to near its bound
+    assert gametree.pool.POOL.idle_engines() < len(kinds)  # least recently used ones went
+    # The engine given back last is the one the next search of its kind takes.
+    game, bits, threads = GAMES[0], 10, 1
+    form = game.compiled_form()
+    assert form is not None
+    engines = gametree.pool.POOL.of(form.kernel, bits, threads)
+    engine = engines.take()
+    engines.put(engine)
+    _search(game, bits, threads)
+    assert engines.take() is engine
+
+
+def test_an_engine_in_use_is_not_dropped_and_does_not_count(limit: None) -> None:
+    game = ConnectFour(4, 4)
+    set_pool_limit(0)
+    with SearchSession(game, tier="compiled") as session:
+        first = session.search()
+        assert pool_bytes() == 0  # the session's engine is in use: not the pool's
+        again = session.search()
+        # The session kept its engine (and table) under a limit of 0: the second search is
+        # answered from the table the first one filled.
+        assert again.value == first.value and again.stats.nodes < first.stats.nodes
+        reports = session.iterate(game.initial_state(), depth=3)
+        next(reports)
+        set_pool_limit(1 << 30)
+        assert pool_bytes() == 0
+        reports.close()
+    # Closed: the engine went back to the pool, which keeps it now.
+    assert gametree.pool.POOL.idle_engines() == 1 and pool_bytes() > 16 << 22
+
+
+def test_the_least_recently_used_idle_engine_goes_first() -> None:
+    kernel = MNKGame().compiled_form().kernel
+    one = engine_bytes(CompiledEngine(kernel, table_bits=8))
+    pool = EnginePool(2 * one)
+    small = pool.of(kernel, 8)
+    other = pool.of(kernel, 9)
+    a, b, c = small.take(), small.take(), small.take()
+    small.put(a)
+    small.put(b)
+    assert pool.idle_bytes() == 2 * one and pool.idle_engines() == 2
+    small.put(c)  # one too many: a, given back first, goes
+    assert pool.idle_bytes() == 2 * one
+    assert {id(small.take()), id(small.take())} == {id(b), id(c)}
+    small.put(b)
+    small.put(c)
+    assert small.take() is c  # the most recently given back is taken first
+    small.put(c)
+    big = other.take()
+    assert engine_bytes(big) > one
+    pool.set_limit(one + engine_bytes(big))  # room for b and c, or for one of them and big
+    assert pool.idle_engines() == 2
+    other.put(big)  # b is older than c: b goes to make room
+    assert pool.idle_engines() == 2 and small.take() is c
+    assert other.take() is big
+
+
+def test_an_engine_larger_than_the_bound_serves_its_search_then_goes(limit: None) -> None:
+    game = MNKGame()
+    small = _search(game, 8, 1)
+    kept = pool_bytes()
+    assert kept > 0
+    set_pool_limit(kept + 1000)  # room for the small engine, not for a 2**14 table
+    large = _search(game, 14, 1)
+    assert large.value == small.value
+    assert pool_bytes() == kept  # the large engine was dropped, and nothing else with it
+
+
+def test_lowering_the_limit_drops_idle_engines_at_once(limit: None) -> None:
+    for bits in (8, 9, 10):
+        _search(MNKGame(), bits, 1)
+    held = pool_bytes()
+    assert held > 0
+    assert set_pool_limit(held - 1) >= held  # returns the previous limit
+    assert 0 < pool_bytes() < held
+    set_pool_limit(0)
+    assert pool_bytes() == 0 and gametree.pool.POOL.idle_engines() == 0
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "1G", None])
+def test_a_limit_must_be_a_whole_number_of_bytes(bad: Any) -> None:
+    with pytest.raises(ValueError, match="whole number of bytes"):
+        set_pool_limit(bad)
+    with pytest.raises(ValueError, match="whole number of bytes"):
+        EnginePool(bad)
+
+
+@pytest.mark.parametrize("threads", THREADS)
+@pytest.mark.parametrize("bits", [8, 12, 14])
+def test_an_engine_counts_the_bytes_it_allocates(bits: int, threads: int) -> None:
+    kernel = ConnectFour(4, 4).compiled_form().kernel
+    CompiledEngine(kernel, table_bits=8, threads=threads)  # the kernel loaded before measuring
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        engine = CompiledEngine(kernel, table_bits=bits, threads=threads)
+        allocated = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    counted = engine_bytes(engine)
+    assert counted >= 16 << bits  # the table at least: 2**bits entries of 16 bytes
+    # Everything numpy allocated for it, give or take the engine's few Python objects.
+    assert counted <= allocated <= counted + 4096
+
+
+def test_the_default_limit_holds_four_default_tables() -> None:
+    assert gametree.pool.DEFAULT_POOL_LIMIT == 4 * (16 << gametree.options.DEFAULT_TABLE_BITS)
+
+
+def test_the_pool_module_examples_run(limit: None) -> None:
+    failures, tried = doctest.testmod(gametree.pool)
+    assert tried > 0 and failures == 0
+
+
+def test_plans_are_bounded_per_game() -> None:
+    game = Nim((1, 2))
+    for seed in range(service.PLANS_PER_GAME + 20):
+        assert gametree.search(game, tier="python", seed=seed).value == \
+            gametree.search(game, tier="python").value
+    assert len(service._plans[game]) == service.PLANS_PER_GAME
