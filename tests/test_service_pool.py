@@ -9,8 +9,14 @@ The kernels are the small ones the suite compiles anyway (tic-tac-toe, Connect F
 from __future__ import annotations
 
 import doctest
+import json
+import signal
+import subprocess
+import sys
 import tracemalloc
+import urllib.request
 from collections.abc import Iterator
+from dataclasses import asdict
 from typing import Any
 
 import pytest
@@ -22,7 +28,19 @@ from gametree.compiled import CompiledEngine
 from gametree.games.connect4 import ConnectFour
 from gametree.games.nim import Nim
 from gametree.games.tictactoe import MNKGame
-from gametree.pool import EnginePool, engine_bytes, pool_bytes, pool_limit, set_pool_limit
+from gametree.pool import (
+    MIB,
+    EnginePool,
+    engine_bytes,
+    pool_bytes,
+    pool_limit,
+    set_pool_limit,
+)
+from gametree.web import worker
+from gametree.web.limits import ServerLimits
+
+from .cli_support import gametree as gametree_command
+from .web_support import free_port, wait_for
 
 GAMES: list[Game[Any, Any]] = [MNKGame(), ConnectFour(4, 4), ConnectFour(5, 4), Nim((1, 3, 5, 7))]
 BITS = range(8, 15)
@@ -191,3 +209,45 @@ def test_plans_are_bounded_per_game() -> None:
         assert gametree.search(game, tier="python", seed=seed).value == \
             gametree.search(game, tier="python").value
     assert len(service._plans[game]) == service.PLANS_PER_GAME
+
+
+# -- the server exposes the limit -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True])
+def test_the_server_limit_must_be_a_whole_number_of_bytes(bad: Any) -> None:
+    with pytest.raises(ValueError, match="engine_pool_bytes must be a whole number >= 0"):
+        ServerLimits(engine_pool_bytes=bad)
+
+
+def test_a_worker_bounds_its_pool_as_the_server_limits_say(limit: None) -> None:
+    """What a worker process does first (``worker.main`` calls it before its first job)."""
+    assert ServerLimits().engine_pool_bytes == gametree.pool.DEFAULT_POOL_LIMIT
+    for wanted in (0, 5 * MIB, 3 * MIB + 1):
+        limits = ServerLimits(engine_pool_bytes=wanted)
+        # The worker receives the limits as a dict (they cross a process boundary).
+        workshop = worker.set_up(ServerLimits(**asdict(limits)))
+        assert pool_limit() == wanted and workshop.limits == limits
+
+
+def test_serve_takes_the_limit_and_the_server_reports_it() -> None:
+    """A real ``gametree serve`` process with ``--engine-pool-mib``: ``GET /api/limits``."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gametree", "serve", "--port", str(port), "--workers", "1",
+         "--engine-pool-mib", "48"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = f"http://127.0.0.1:{port}/api/limits"
+        wait_for(lambda: urllib.request.urlopen(url, timeout=5).status == 200)
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            assert json.load(answer)["engine_pool_bytes"] == 48 * MIB
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=60)
+
+
+def test_serve_refuses_a_negative_limit() -> None:
+    done = gametree_command("serve", "--engine-pool-mib", "-1", timeout=120)
+    assert done.returncode == 2
+    assert "--engine-pool-mib" in done.stderr and "-1" in done.stderr
