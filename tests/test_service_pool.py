@@ -13,6 +13,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import tracemalloc
 import urllib.request
 from collections.abc import Iterator
@@ -87,6 +88,8 @@ def test_the_pool_stays_within_its_bound_across_kernels_sizes_and_threads(limit:
             answer = _answer(_search(game, bits, threads), threads)
             assert answer == fresh[id(game), bits, threads], (game.name, bits, threads)
             assert pool_bytes() <= bound
+            # No search runs now: every engine alive is an idle one.
+            assert gametree.pool.POOL.live_bytes() == pool_bytes()
             sizes.append(pool_bytes())
     assert max(sizes) > bound // 2  # the pool was used, up to near its bound
     assert gametree.pool.POOL.idle_engines() < len(kinds)  # least recently used ones went
@@ -123,27 +126,55 @@ def test_an_engine_in_use_is_not_dropped_and_does_not_count(limit: None) -> None
 def test_the_least_recently_used_idle_engine_goes_first() -> None:
     kernel = MNKGame().compiled_form().kernel
     one = engine_bytes(CompiledEngine(kernel, table_bits=8))
-    pool = EnginePool(2 * one)
+    pool = EnginePool(3 * one)
     small = pool.of(kernel, 8)
     other = pool.of(kernel, 9)
     a, b, c = small.take(), small.take(), small.take()
-    small.put(a)
+    assert pool.live_bytes() == 3 * one and pool.idle_bytes() == 0  # all three in use
+    for engine in (a, b, c):
+        small.put(engine)
+    assert pool.idle_bytes() == 3 * one and pool.idle_engines() == 3
+    assert small.take() is c and small.take() is b  # the most recently given back first
     small.put(b)
-    assert pool.idle_bytes() == 2 * one and pool.idle_engines() == 2
-    small.put(c)  # one too many: a, given back first, goes
-    assert pool.idle_bytes() == 2 * one
-    assert {id(small.take()), id(small.take())} == {id(b), id(c)}
-    small.put(b)
-    small.put(c)
-    assert small.take() is c  # the most recently given back is taken first
-    small.put(c)
+    small.put(c)  # given back, oldest first: a, b, c
+    size = engine_bytes(CompiledEngine(kernel, table_bits=9))
+    assert size > one
+    pool.set_limit(2 * one + size)  # the three fit, and two of them with a larger one
     big = other.take()
-    assert engine_bytes(big) > one
-    pool.set_limit(one + engine_bytes(big))  # room for b and c, or for one of them and big
-    assert pool.idle_engines() == 2
-    other.put(big)  # b is older than c: b goes to make room
-    assert pool.idle_engines() == 2 and small.take() is c
+    assert pool.live_bytes() == 3 * one + size  # more than the limit, while big is in use
+    assert pool.idle_engines() == 3  # nothing is dropped until an engine comes back
+    kept = id(a)
+    del a, b, c  # only the pool holds them now
+    other.put(big)  # one engine too many: a, the least recently given back, goes
+    assert pool.idle_engines() == 3 and pool.idle_bytes() == 2 * one + size
+    assert pool.live_bytes() == 2 * one + size  # a was freed
+    assert kept not in {id(small.take()), id(small.take())}
     assert other.take() is big
+
+
+def test_threads_searching_at_once_keep_the_count_true(limit: None) -> None:
+    """Taking and giving back take no lock: many threads at once, with a bound that keeps a
+    few engines and drops others, leave the pool's count equal to what it holds."""
+    set_pool_limit(400_000)
+    failures: list[BaseException] = []
+
+    def searches(offset: int) -> None:
+        try:
+            for index in range(40):
+                game = GAMES[(index + offset) % len(GAMES)]
+                bits = 8 + (index * 3 + offset) % 7
+                assert _search(game, bits, 1).value == _search(game, 8, 1).value
+        except BaseException as error:
+            failures.append(error)
+
+    threads = [threading.Thread(target=searches, args=(offset,)) for offset in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(300)
+    assert not failures and not any(thread.is_alive() for thread in threads)
+    set_pool_limit(400_000)  # counts the engines freed meanwhile
+    assert gametree.pool.POOL.live_bytes() == pool_bytes() <= 400_000
 
 
 def test_an_engine_larger_than_the_bound_serves_its_search_then_goes(limit: None) -> None:

@@ -6,14 +6,16 @@ search of the compiled tier takes an engine of its kernel, table size and thread
 this pool and gives it back when it ends; the next search of the same kind takes it again
 instead of allocating a new one.
 
-What the pool holds is bounded. When the bytes of its idle engines (their tables and
-workspaces, as each engine allocated them) pass the limit, the least recently used idle
-engines are dropped, whatever their kernel, and their memory goes back to the system. An
-engine in use (a search running on it, or kept by an open
-:class:`~gametree.service.SearchSession`) belongs to its user, not to the pool: it is never
-dropped and does not count. An engine larger than the limit by itself still serves its search,
-and is dropped when it is given back. A limit of 0 keeps nothing idle (each search allocates its
-engine; the kernel's machine code is loaded once per process either way).
+What the pool keeps is bounded. The pool counts the bytes each engine it made allocated (its
+table, every thread's workspace, its buffers) for as long as the engine lives. When an engine is
+given back while the engines alive take more than the limit, the least recently given back idle
+engines are dropped, whatever their kernel, until they fit, and their memory goes back to the
+system. An engine in use (a search running on it, or kept by an open
+:class:`~gametree.service.SearchSession`) is never dropped: so the idle engines alone never
+take more than the limit, and idle and in use together take more only while the engines in use
+need it. An engine larger than the limit by itself still serves its search, and is dropped when
+it is given back. A limit of 0 keeps nothing idle (each search allocates its engine; the
+kernel's machine code is loaded once per process either way).
 
     >>> import gametree.pool
     >>> previous = gametree.pool.set_pool_limit(128 * 2**20)   # two default-size tables
@@ -31,8 +33,9 @@ sets it in every worker process). docs/memory.md lists this bound beside the oth
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
-from collections import OrderedDict
+import weakref
 from collections.abc import Hashable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +48,10 @@ MIB = 2**20
 DEFAULT_POOL_LIMIT = 256 * MIB
 """The default bound on the bytes of idle engines a process keeps: four tables of the default
 size (``table_bits`` 22, 64 MiB each)."""
+
+_KINDS_KEPT = 64
+"""Kinds of engine (with or without idle engines) past which a new engine's making clears
+away the kinds that have none."""
 
 _Key = tuple[Hashable, int, int]
 """An engine's kind: its kernel's identity, its table bits and its thread count."""
@@ -68,30 +75,44 @@ def _checked_limit(limit: object) -> int:
 
 
 class EnginePool:
-    """Idle compiled engines of every kernel, table size and thread count, at most
-    :attr:`limit` bytes of them (the least recently given back are dropped first).
+    """Compiled engines of every kernel, table size and thread count: each search takes one
+    and gives it back; the pool keeps the idle ones for the next search of their kind, within
+    :attr:`limit` bytes.
 
-    Taking and giving back hold a lock for a few dictionary operations; an engine is built
-    (and a dropped one freed) outside it.
+    The limit bounds the engines the pool made that are still alive, idle or in use: when an
+    engine is given back while they take more than the limit, the least recently given back
+    idle engines are dropped until they fit (engines in use cannot be dropped, so the idle ones
+    alone never take more than the limit). An engine larger than the limit by itself is dropped
+    when it is given back.
+
+    Taking and giving back take no lock (a list's ``pop`` and ``append`` are atomic): they run
+    on every compiled search. The lock is taken only to count a new engine, and to drop engines
+    when the limit is passed.
     """
 
     def __init__(self, limit: int = DEFAULT_POOL_LIMIT) -> None:
         self._limit = _checked_limit(limit)
         self._lock = threading.Lock()
-        self._idle: dict[_Key, list[CompiledEngine]] = {}
-        """The idle engines of each kind, the most recently given back last."""
-        self._order: OrderedDict[int, tuple[_Key, CompiledEngine, int]] = OrderedDict()
-        """Every idle engine by ``id``, with its kind and bytes, least recently used first."""
-        self._bytes = 0
+        self._idle: dict[_Key, list[tuple[int, CompiledEngine, int]]] = {}
+        """The idle engines of each kind, as (when given back, engine, bytes), the most
+        recently given back last."""
+        self._clock = itertools.count()
+        """Stamps the engines given back: the order of "least recently used"."""
+        self._live = 0
+        """The bytes of the engines the pool made, less those of the engines known to have
+        died (counted in :attr:`_died` until the lock is next taken)."""
+        self._died: list[int] = []
+        """The bytes of engines freed since the lock was last taken (appended by each
+        engine's finalizer, which must not wait for the lock: it may run anywhere)."""
 
     @property
     def limit(self) -> int:
-        """The most bytes of idle engines the pool keeps."""
+        """The most bytes of engines the pool keeps (idle ones are dropped beyond it)."""
         return self._limit
 
     def set_limit(self, limit: int) -> int:
-        """Keep at most ``limit`` bytes of idle engines from now on (idle engines beyond it
-        are dropped at once); returns the previous limit."""
+        """Keep at most ``limit`` bytes of engines from now on (idle engines beyond it are
+        dropped at once); returns the previous limit."""
         limit = _checked_limit(limit)
         with self._lock:
             previous, self._limit = self._limit, limit
@@ -100,57 +121,88 @@ class EnginePool:
         return previous
 
     def idle_bytes(self) -> int:
-        """The bytes of the idle engines held now (never more than :attr:`limit`)."""
-        return self._bytes
+        """The bytes of the idle engines the pool holds now (never more than :attr:`limit`
+        once the engine last given back is in)."""
+        return sum(size for _, _, size in self._snapshot())
 
     def idle_engines(self) -> int:
         """How many idle engines the pool holds now."""
-        return len(self._order)
+        return len(self._snapshot())
+
+    def live_bytes(self) -> int:
+        """The bytes of every engine the pool made that is still alive: the idle ones and
+        those in use (by a search, or kept by a session)."""
+        with self._lock:
+            self._count_the_dead()
+            return self._live
+
+    def _snapshot(self) -> list[tuple[int, CompiledEngine, int]]:
+        return [entry for idle in list(self._idle.values()) for entry in list(idle)]
 
     def of(self, kernel: Any, table_bits: int, threads: int = 1) -> Engines:
         """The engines of ``kernel`` with tables of ``2**table_bits`` entries, searching on
         ``threads`` threads (0: every core). Kernels with the same identity share them; a
-        kernel that cannot be identified is only itself (its idle engines keep it alive, so
-        its ``id`` stays unique while they are kept)."""
+        kernel that cannot be identified is only itself (its engines keep it alive, so its
+        ``id`` stays unique while they live)."""
         return Engines(self, kernel, table_bits, threads)
 
-    def _take(self, engines: Engines) -> CompiledEngine:
-        with self._lock:
-            idle = self._idle.get(engines.key)
-            if idle:
-                engine = idle.pop()
-                if not idle:
-                    del self._idle[engines.key]
-                self._bytes -= self._order.pop(id(engine))[2]
-                return engine
+    def _made(self, engines: Engines) -> CompiledEngine:
+        """A new engine of ``engines``' kind, counted until it dies."""
         from .compiled.engine import CompiledEngine  # noqa: PLC0415 - imports numba
 
-        return CompiledEngine(engines.kernel, table_bits=engines.table_bits,
-                              threads=engines.threads)
-
-    def _put(self, engines: Engines, engine: CompiledEngine) -> None:
+        engine = CompiledEngine(engines.kernel, table_bits=engines.table_bits,
+                                threads=engines.threads)
         size = engine_bytes(engine)
+        engines.size = size
+        finalizer = weakref.finalize(engine, self._died.append, size)
+        finalizer.atexit = False
         with self._lock:
-            if size > self._limit:
-                return  # larger than the bound by itself: dropped (freed by the caller)
-            self._idle.setdefault(engines.key, []).append(engine)
-            self._order[id(engine)] = (engines.key, engine, size)
-            self._bytes += size
+            self._live += size
+            if len(self._idle) > _KINDS_KEPT:  # kinds with no idle engine go
+                for key, idle in list(self._idle.items()):
+                    if not idle:
+                        del self._idle[key]
+        return engine
+
+    def _over(self) -> None:
+        """Drop what passes the limit (an engine was given back)."""
+        with self._lock:
             dropped = self._shrink()
         del dropped  # freed here, outside the lock
 
+    def _count_the_dead(self) -> None:
+        """Take the bytes of engines freed since last time off :attr:`_live` (lock held)."""
+        died = self._died
+        while died:
+            self._live -= died.pop()
+
     def _shrink(self) -> list[CompiledEngine]:
-        """Drop the least recently used idle engines until the rest fit the limit (called
-        with the lock held); returns them, to be freed once the lock is let go."""
+        """Drop the least recently given back idle engines while the engines alive take more
+        than the limit (called with the lock held); returns them, to be freed once the lock is
+        let go. Other threads may take and give back meanwhile: whatever they change, an
+        engine is either taken by one of them or dropped here, never both."""
+        self._count_the_dead()
         dropped = []
-        while self._bytes > self._limit:
-            _, (key, engine, size) = self._order.popitem(last=False)
-            idle = self._idle[key]
-            idle.remove(engine)
-            if not idle:
-                del self._idle[key]
-            self._bytes -= size
+        live = self._live
+        while live > self._limit:
+            oldest = None
+            for key, idle in list(self._idle.items()):
+                if not idle:
+                    # Emptied kinds go, so that the dict does not grow with every kind ever
+                    # seen. A thread that fetched this list just before may still append to
+                    # it: that engine is then dropped with the list, not lost track of (the
+                    # finalizer counts it).
+                    del self._idle[key]
+                elif oldest is None or idle[0][0] < oldest[1][0][0]:
+                    oldest = (key, idle)
+            if oldest is None:
+                break  # nothing idle left: the rest are in use
+            try:
+                _, engine, size = oldest[1].pop(0)
+            except IndexError:  # taken by another thread meanwhile
+                continue
             dropped.append(engine)
+            live -= size  # the finalizer takes it off _live once the engine is freed
         return dropped
 
 
@@ -158,23 +210,45 @@ class Engines:
     """The engines of one kind (kernel, table size, thread count) in a pool: what a search
     plan keeps to take an engine for each search and give it back."""
 
-    __slots__ = ("_pool", "kernel", "key", "table_bits", "threads")
+    __slots__ = ("_pool", "kernel", "key", "size", "table_bits", "threads")
 
     def __init__(self, pool: EnginePool, kernel: Any, table_bits: int, threads: int) -> None:
         self.kernel, self.table_bits, self.threads = kernel, table_bits, threads
         self.key: _Key = (kernel.identity() or id(kernel), table_bits, threads)
         """The kind: engines of equal keys are interchangeable."""
+        self.size: int | None = None
+        """The bytes each engine of this kind allocates (once one was made or given back
+        through this handle)."""
         self._pool = pool
 
     def take(self) -> CompiledEngine:
         """An idle engine of this kind (the one given back last), or a new one. It is the
         caller's until it gives it back with :meth:`put`."""
-        return self._pool._take(self)
+        idle = self._pool._idle.get(self.key)
+        if idle:
+            try:
+                return idle.pop()[1]
+            except IndexError:  # another thread took the last one meanwhile
+                pass
+        return self._pool._made(self)
 
     def put(self, engine: CompiledEngine) -> None:
         """Give ``engine`` back: it waits idle for the next search of its kind, unless the
-        pool's limit drops it (or, later, another engine's return does)."""
-        self._pool._put(self, engine)
+        pool's limit drops it (or, later, the return of another engine does)."""
+        size = self.size
+        if size is None:  # the same for every engine of a kind: counted once per handle
+            size = self.size = engine_bytes(engine)
+        pool = self._pool
+        if size > pool._limit:
+            return  # larger than the bound by itself: dropped (freed by the caller)
+        # A lock-free append in the usual case (the engines alive fit the limit): this runs
+        # after every compiled search.
+        idle = pool._idle.get(self.key)
+        if idle is None:
+            idle = pool._idle.setdefault(self.key, [])
+        idle.append((next(pool._clock), engine, size))
+        if pool._live > pool._limit or pool._died:
+            pool._over()
 
     @contextlib.contextmanager
     def engine(self) -> Iterator[CompiledEngine]:
@@ -191,21 +265,22 @@ POOL = EnginePool()
 
 
 def pool_limit() -> int:
-    """The most bytes of idle compiled engines this process keeps
-    (:data:`DEFAULT_POOL_LIMIT` unless set)."""
+    """The most bytes of compiled engines this process keeps (:data:`DEFAULT_POOL_LIMIT`
+    unless set)."""
     return POOL.limit
 
 
 def set_pool_limit(limit: int) -> int:
-    """Keep at most ``limit`` bytes of idle compiled engines in this process (0: none); idle
-    engines beyond it are dropped now. Returns the previous limit. Engines in use are not
-    affected (see the module's documentation)."""
+    """Keep at most ``limit`` bytes of compiled engines in this process (0: none idle): idle
+    engines are dropped, now and whenever one is given back, while the engines alive take more.
+    Returns the previous limit. Engines in use are never dropped (see the module's
+    documentation)."""
     return POOL.set_limit(limit)
 
 
 def pool_bytes() -> int:
     """The bytes of the idle compiled engines this process holds now (at most
-    :func:`pool_limit`)."""
+    :func:`pool_limit`); :meth:`EnginePool.live_bytes` adds those in use."""
     return POOL.idle_bytes()
 
 
