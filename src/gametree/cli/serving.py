@@ -91,6 +91,7 @@ def add_command(subparsers: Any) -> None:
                              "Retry-After (default: 32)")
     limits.add_argument("--engine-pool-mib", type=non_negative_int,
                         default=DEFAULT_POOL_LIMIT // MIB, metavar="N",
-                        help="MiB of idle compiled engines (their tables) each worker keeps "
-                             f"between searches; 0: none (default: {DEFAULT_POOL_LIMIT // MIB})")
+                        help="MiB of compiled engines (their tables) each worker keeps for "
+                             "its next searches, the least recently used dropped beyond it; "
+                             f"0: none (default: {DEFAULT_POOL_LIMIT // MIB})")
     command.set_defaults(run=run_serve)

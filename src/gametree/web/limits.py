@@ -46,9 +46,9 @@ class ServerLimits:
     interrupted."""
 
     engine_pool_bytes: int = DEFAULT_POOL_LIMIT
-    """Bytes of idle compiled engines each worker process keeps between searches
-    (:func:`gametree.pool.set_pool_limit`; 0: none); the engine of the search running is
-    not counted."""
+    """Bytes of compiled engines (their tables) each worker process keeps for its next
+    searches (:func:`gametree.pool.set_pool_limit`; 0: none): beyond it, idle engines are
+    dropped, least recently used first; the engine of the search running is never dropped."""
 
     def __post_init__(self) -> None:
         if not (isinstance(self.max_time, (int, float)) and math.isfinite(self.max_time)
