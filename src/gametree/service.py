@@ -29,8 +29,9 @@ here, with one options type (:class:`~gametree.options.SearchOptions`)::
   from an empty transposition table, so its result — node counts included — depends only on
   the game, the state and the options. Each search has an engine of its own: compiled engines
   (whose tables are large) come from a pool per kernel and go back when the search ends, so
-  two threads never share one. The pool keeps a bounded number of bytes of idle engines
-  (:mod:`gametree.pool`: :func:`~gametree.pool.set_pool_limit`).
+  two threads never share one. The pool keeps engines within a bound in bytes, dropping
+  the least recently used idle ones (:mod:`gametree.pool`,
+  :func:`~gametree.pool.set_pool_limit`).
 
 The search raises :class:`~gametree.ContractError` when the game breaks its contract where the
 search can see it (a player that is not 0 or 1, an unhashable state, a game that never ends);
