@@ -19,7 +19,7 @@ from .games.tree import GameTree, load_tree
 from .options import EngineTuning, SearchOptions
 from .reference import alphabeta, minimax, negamax
 from .result import MoveValue, SearchResult, SearchStats
-from .service import SearchSession, iterate, search, solve_batch, tier_for
+from .service import SearchSession, SessionBusyError, iterate, search, solve_batch, tier_for
 from .trace import TraceEvent, Tracer, format_log
 from .values import WIN, Outcome, Value
 
@@ -41,6 +41,7 @@ __all__ = [
     "SearchResult",
     "SearchSession",
     "SearchStats",
+    "SessionBusyError",
     "TooDeepError",
     "TraceEvent",
     "Tracer",

@@ -29,7 +29,9 @@ here, with one options type (:class:`~gametree.options.SearchOptions`)::
   from an empty transposition table, so its result — node counts included — depends only on
   the game, the state and the options. Each search has an engine of its own: compiled engines
   (whose tables are large) come from a pool per kernel and go back when the search ends, so
-  two threads never share one.
+  two threads never share one. The pool keeps engines within a bound in bytes, dropping
+  the least recently used idle ones (:mod:`gametree.pool`,
+  :func:`~gametree.pool.set_pool_limit`).
 
 The search raises :class:`~gametree.ContractError` when the game breaks its contract where the
 search can see it (a player that is not 0 or 1, an unhashable state, a game that never ends);
@@ -43,7 +45,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Generator, Hashable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -52,6 +54,8 @@ from .engine.engine import Engine
 from .engine.report import Iteration
 from .game import Game, TooDeepError, check_line, search_too_deep
 from .options import OptionError, SearchOptions
+from .pool import POOL as _POOL
+from .pool import Engines
 from .reference.deepening import deepening
 from .result import SearchResult, SearchStats, Tier
 from .trace import Tracer
@@ -165,18 +169,34 @@ def tier_for(game: Game[Any, Any], options: SearchOptions | None = None, **chang
     return _plan(game, _with_changes(options, changes), None).tier
 
 
+class SessionBusyError(RuntimeError):
+    """A call on a :class:`SearchSession` from the thread that holds it already: an iterator
+    of :meth:`SearchSession.iterate` paused in this thread, or a call from inside the
+    session's own search (a tracer, the game's code). Waiting would wait for ever, so the call
+    raises instead; the message says what to do."""
+
+
 class SearchSession(Generic[S, M]):
     """A series of searches of one game that keep what they learn from one to the next.
 
     A player in a game searches one position after another: the transposition table, killer
     moves and history carry over from move to move, so each search is cheaper (the values
     found are the same as a fresh search's; the node counts are smaller). The session keeps
-    its engines until :meth:`close` (or the end of a ``with`` block). One session serves one
-    thread at a time (calls from several threads are serialised).
+    its engines until :meth:`close` (or the end of a ``with`` block).
 
     ``options`` and keyword changes are the session's defaults; each call may change them
     further (``session.search(state, exact_root=True)``). ``database``: a solution database
     that :meth:`search` probes first, as :func:`search` does.
+
+    **One call at a time.** A session is held by one call at a time: by :meth:`search` while
+    it runs, and by an iterator of :meth:`iterate` from its first report until it is
+    finished, closed (``it.close()``) or garbage-collected. A call from another thread waits
+    until the session is free. A call from the thread that holds it — the usual case: an
+    iterator paused in this thread, then ``session.search()`` — would wait for itself, so it
+    raises :class:`SessionBusyError` at once, saying so. Finish or close the iterator first,
+    or search with a second session (or :func:`search`, whose engines are its own). Only
+    :meth:`close` in that thread is allowed: it closes the paused iterator first (so that a
+    ``with`` block may end with an iterator left open).
     """
 
     def __init__(self, game: Game[S, M], options: SearchOptions | None = None, *,
@@ -187,8 +207,14 @@ class SearchSession(Generic[S, M]):
         self.database = database
         """The solution database searches probe first (``None``: none)."""
         self._python: dict[tuple[bool, Any], Engine[S, M]] = {}
-        self._compiled: tuple[_Engines, CompiledEngine] | None = None
+        self._compiled: tuple[Engines, CompiledEngine] | None = None
         self._lock = threading.Lock()
+        self._holder: threading.Thread | None = None
+        """The thread holding the session: the one running a call, or the one that last
+        advanced the iterator that holds it (the thread object, not its ident, which a new
+        thread may reuse once this one has ended)."""
+        self._paused: weakref.ref[Generator[Iteration[M], None, None]] | None = None
+        """The iterator holding the session while it waits between two reports."""
         _plan(game, self.options, None)  # options this game cannot search fail now
 
     @property
@@ -201,52 +227,95 @@ class SearchSession(Generic[S, M]):
         """Search ``state`` (default: the initial state), as :func:`search` does."""
         options = _with_changes(self.options, changes) if changes else self.options
         root = self.game.initial_state() if state is None else state
-        with self._lock:
+        self._hold("search")
+        try:
             if self.database is not None:
                 found = _probe(self.database, root, options, tracer)
                 if found is not None:
                     return found
             return _plan(self.game, options, tracer).search(root, self)
+        finally:
+            self._let_go()
 
     def iterate(self, state: S | None = None, *, tracer: Tracer[S, M] | None = None,
-                **changes: Any) -> Iterator[Iteration[M]]:
-        """A report per depth, as :func:`iterate` gives (the session is held while it runs;
-        its database, if any, is probed first)."""
+                **changes: Any) -> Generator[Iteration[M], None, None]:
+        """A report per depth, as :func:`iterate` gives. The iterator holds the session from
+        its first report until it is finished or closed (``close()``; see "One call at a
+        time" above); the session's database, if any, is probed first."""
         options = _with_changes(self.options, changes) if changes else self.options
         root = self.game.initial_state() if state is None else state
         plan = _plan(self.game, options, tracer)
-        with self._lock:
+        mine: list[weakref.ref[Generator[Iteration[M], None, None]]] = []
+        reports = self._reports(plan, root, options, tracer, mine)
+        mine.append(weakref.ref(reports))  # weak: an abandoned iterator is freed at once
+        return reports
+
+    def _reports(self, plan: _Plan[S, M], root: S, options: SearchOptions,
+                 tracer: Tracer[S, M] | None,
+                 mine: list[weakref.ref[Generator[Iteration[M], None, None]]],
+                 ) -> Generator[Iteration[M], None, None]:
+        """The generator :meth:`iterate` returns (``mine`` refers to it, so that
+        :meth:`close` can close it while it is paused)."""
+        self._hold("iterate")
+        reports: Iterator[Iteration[M]] = iter(())
+        try:
+            found = None
             if self.database is not None:
                 found = _probe(self.database, root, options, tracer)
-                if found is not None:
-                    yield _database_report(found)
-                    return
-            yield from plan.iterate(root, self)
+            reports = (plan.iterate(root, self) if found is None
+                       else iter((_database_report(found),)))
+            for report in reports:
+                self._paused = mine[0]
+                yield report
+                # Resumed, maybe by another thread: that thread holds the session now.
+                self._paused = None
+                self._holder = threading.current_thread()
+        finally:
+            self._paused = None
+            close = getattr(reports, "close", None)
+            if close is not None:
+                close()  # the engine's own generator ends before another call may use it
+            self._let_go()
 
     def prepare(self) -> None:
         """Load (or, the first time, compile) what the session's searches need now, so that
         the wait comes before the first search rather than inside its time budget."""
         plan = _plan(self.game, self.options, None)
-        if isinstance(plan, _CompiledPlan):
-            with self._lock:
+        self._hold("prepare")
+        try:
+            if isinstance(plan, _CompiledPlan):
                 self._compiled_engine(plan).load()
+        finally:
+            self._let_go()
 
     def clear(self) -> None:
         """Forget what earlier searches learnt (tables, killer moves, history)."""
-        with self._lock:
+        self._hold("clear")
+        try:
             for engine in self._python.values():
                 engine.clear()
             if self._compiled is not None:
                 self._compiled[1].new_search()
+        finally:
+            self._let_go()
 
     def close(self) -> None:
-        """Give the session's compiled engine back to the pool; the session stays usable."""
-        with self._lock:
+        """Give the session's compiled engine back to the pool; the session stays usable. An
+        iterator of :meth:`iterate` paused in this thread is closed first."""
+        paused = self._paused
+        if paused is not None and self._holder is threading.current_thread():
+            iterator = paused()
+            if iterator is not None:
+                iterator.close()  # runs its ``finally``: the session is free again
+        self._hold("close")
+        try:
             if self._compiled is not None:
                 engines, engine = self._compiled
                 engines.put(engine)
                 self._compiled = None
             self._python.clear()
+        finally:
+            self._let_go()
 
     def __enter__(self) -> SearchSession[S, M]:
         return self
@@ -254,7 +323,30 @@ class SearchSession(Generic[S, M]):
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    # -- the engines a session keeps (called with the lock held) ------------------------------
+    # -- holding the session ------------------------------------------------------------------
+
+    def _hold(self, call: str) -> None:
+        """Take the session for ``call``, waiting while another thread holds it; raise
+        :class:`SessionBusyError` if this thread holds it already (it would wait for ever)."""
+        me = threading.current_thread()
+        if self._holder is me:  # only this thread sets it to itself: no race
+            if self._paused is not None:
+                raise SessionBusyError(
+                    f"session.{call}() while an iterator of session.iterate() is paused in "
+                    f"this thread (the iterator holds the session until it ends): run it to "
+                    f"its end or close it (it.close()) first, or use another SearchSession")
+            raise SessionBusyError(
+                f"session.{call}() from inside the session's own search in this thread (a "
+                f"tracer or the game calling back): use another SearchSession, or "
+                f"gametree.search")
+        self._lock.acquire()
+        self._holder = me
+
+    def _let_go(self) -> None:
+        self._holder = None
+        self._lock.release()
+
+    # -- the engines a session keeps (called by the session's holder) --------------------------
 
     def _python_engine(self, options: SearchOptions) -> Engine[S, M]:
         key = (options.by_distance, options.tuning)
@@ -266,7 +358,7 @@ class SearchSession(Generic[S, M]):
 
     def _compiled_engine(self, plan: _CompiledPlan[S, M]) -> CompiledEngine:
         kept = self._compiled
-        if kept is not None and kept[0] is plan.engines:
+        if kept is not None and kept[0].key == plan.engines.key:
             return kept[1]
         if kept is not None:
             kept[0].put(kept[1])
@@ -499,6 +591,9 @@ class _CompiledPlan(_Plan[S, M]):
 _plans: weakref.WeakKeyDictionary[Any, dict[SearchOptions, _Plan[Any, Any]]] = (
     weakref.WeakKeyDictionary())
 _plans_lock = threading.Lock()
+PLANS_PER_GAME = 64
+"""The most plans kept per game (one per set of options; the oldest made goes first): each is
+small, but a long-running server would otherwise keep one for every option set it ever saw."""
 _last_plan: tuple[Any, SearchOptions, _Plan[Any, Any]] | None = None
 """The plan of the latest search, found again without hashing its options (it keeps that one
 game alive until another is searched)."""
@@ -521,7 +616,10 @@ def _plan(game: Game[S, M], options: SearchOptions,
     if plan is None:
         plan = _choose(game, options, None)
         with _plans_lock:
-            _plans.setdefault(game, {})[options] = plan
+            kept = _plans.setdefault(game, {})
+            if len(kept) >= PLANS_PER_GAME:  # a server sees endless option sets (seeds, times)
+                del kept[next(iter(kept))]  # the oldest goes (a dict keeps insertion order)
+            kept[options] = plan
     _last_plan = (game, options, plan)
     return plan
 
@@ -565,67 +663,5 @@ def _compiled_form(game: Game[S, M]) -> CompiledForm[S, M] | str:
     return compiled_form_of(game)
 
 
-# -- the compiled engines: a pool per kernel ---------------------------------------------------
-
-
-class _Engines:
-    """The idle compiled engines of one kernel and table size.
-
-    An engine holds a large table and is not safe in two threads at once, so a search takes
-    one for its duration and puts it back; a new one is made when every engine is busy. The
-    list's ``pop`` and ``append`` are atomic, so taking and putting back need no lock.
-    """
-
-    def __init__(self, kernel: Any, table_bits: int, threads: int = 1) -> None:
-        self.kernel, self.table_bits, self.threads = kernel, table_bits, threads
-        self._idle: list[CompiledEngine] = []
-
-    def take(self) -> CompiledEngine:
-        """An idle engine, or a new one."""
-        try:
-            return self._idle.pop()
-        except IndexError:
-            from .compiled.engine import CompiledEngine  # noqa: PLC0415 - imports numba
-
-            return CompiledEngine(self.kernel, table_bits=self.table_bits,
-                                  threads=self.threads)
-
-    def put(self, engine: CompiledEngine) -> None:
-        """Make ``engine`` idle again."""
-        self._idle.append(engine)
-
-    @contextlib.contextmanager
-    def engine(self) -> Iterator[CompiledEngine]:
-        """An engine for the length of a ``with`` block."""
-        engine = self.take()
-        try:
-            yield engine
-        finally:
-            self.put(engine)
-
-
-class _Pool:
-    """The compiled engines of every kernel, by kernel and table size."""
-
-    def __init__(self) -> None:
-        self._engines: dict[tuple[Any, int, int], _Engines] = {}
-        self._lock = threading.Lock()
-
-    def of(self, kernel: Any, table_bits: int, threads: int = 1) -> _Engines:
-        """The engines of ``kernel`` with tables of ``2**table_bits`` entries, searching on
-        ``threads`` threads (0: every core). Kernels with the same identity share them; a
-        kernel that cannot be identified is only itself (the engines keep it alive, so its
-        ``id`` stays unique)."""
-        key = (kernel.identity() or id(kernel), table_bits, threads)
-        with self._lock:
-            engines = self._engines.get(key)
-            if engines is None:
-                engines = self._engines[key] = _Engines(kernel, table_bits, threads)
-            return engines
-
-
-_POOL = _Pool()
-
-
-__all__ = ["DEFAULT_OPTIONS", "Probe", "SearchSession", "iterate", "search", "solve_batch",
-           "tier_for"]
+__all__ = ["DEFAULT_OPTIONS", "PLANS_PER_GAME", "Probe", "SearchSession", "SessionBusyError",
+           "iterate", "search", "solve_batch", "tier_for"]

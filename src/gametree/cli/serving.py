@@ -8,6 +8,7 @@ import threading
 import webbrowser
 from typing import Any
 
+from ..pool import DEFAULT_POOL_LIMIT, MIB
 from .parser import non_negative_int, positive_int, positive_seconds
 
 EVERY_INTERFACE = ("0.0.0.0", "::", "")
@@ -39,7 +40,8 @@ def run_serve(args: argparse.Namespace) -> int:
     limits = ServerLimits(
         max_time=args.max_time, max_depth=args.max_depth, max_events=args.max_events,
         max_tree_nodes=args.max_tree_nodes, max_request_bytes=args.max_request_bytes,
-        workers=args.workers, queue_size=args.queue_size)
+        workers=args.workers, queue_size=args.queue_size,
+        engine_pool_bytes=args.engine_pool_mib * MIB)
     if args.host in EVERY_INTERFACE:
         print(f"gametree serve: warning: binding {args.host or 'every interface'} serves "
               f"every network this machine is on; anyone who can reach it can use the "
@@ -87,4 +89,9 @@ def add_command(subparsers: Any) -> None:
     limits.add_argument("--queue-size", type=non_negative_int, default=32, metavar="N",
                         help="searches that may wait for a worker; more get 503 with "
                              "Retry-After (default: 32)")
+    limits.add_argument("--engine-pool-mib", type=non_negative_int,
+                        default=DEFAULT_POOL_LIMIT // MIB, metavar="N",
+                        help="MiB of compiled engines (their tables) each worker keeps for "
+                             "its next searches, the least recently used dropped beyond it; "
+                             f"0: none (default: {DEFAULT_POOL_LIMIT // MIB})")
     command.set_defaults(run=run_serve)

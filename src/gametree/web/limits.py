@@ -6,6 +6,8 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..pool import DEFAULT_POOL_LIMIT
+
 
 @dataclass(frozen=True)
 class ServerLimits:
@@ -43,6 +45,11 @@ class ServerLimits:
     """Seconds past :attr:`max_time` before a search that does not stop by itself is
     interrupted."""
 
+    engine_pool_bytes: int = DEFAULT_POOL_LIMIT
+    """Bytes of compiled engines (their tables) each worker process keeps for its next
+    searches (:func:`gametree.pool.set_pool_limit`; 0: none): beyond it, idle engines are
+    dropped, least recently used first; the engine of the search running is never dropped."""
+
     def __post_init__(self) -> None:
         if not (isinstance(self.max_time, (int, float)) and math.isfinite(self.max_time)
                 and self.max_time > 0):
@@ -56,6 +63,10 @@ class ServerLimits:
         if isinstance(self.queue_size, bool) or not isinstance(self.queue_size, int) \
                 or self.queue_size < 0:
             raise ValueError(f"queue_size must be a whole number >= 0, got {self.queue_size!r}")
+        if isinstance(self.engine_pool_bytes, bool) or \
+                not isinstance(self.engine_pool_bytes, int) or self.engine_pool_bytes < 0:
+            raise ValueError(f"engine_pool_bytes must be a whole number >= 0, "
+                             f"got {self.engine_pool_bytes!r}")
         if not (math.isfinite(self.grace) and self.grace > 0):
             raise ValueError(f"grace must be a positive number of seconds, got {self.grace!r}")
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..compiled.interrupt import fragile
 from ..compiled.startup import without_blas_probe
+from ..pool import set_pool_limit
 from .jobs import Job, Workshop, failure_message
 from .limits import ServerLimits
 from .requests import api_parser
@@ -76,13 +77,20 @@ def _starter(connection: Connection, number: int) -> Callable[[], None]:
     return started
 
 
+def set_up(limits: ServerLimits) -> Workshop:
+    """What a worker process keeps between jobs, and its engine pool bounded as ``limits``
+    say (:attr:`ServerLimits.engine_pool_bytes`)."""
+    set_pool_limit(limits.engine_pool_bytes)
+    return Workshop(api_parser(), limits)
+
+
 def main(connection: Connection, stop: Any, limits: dict[str, Any]) -> None:
     """The worker's loop: receive ``(number, job)``, send ``(number, reply)``; a stopped job's
     reply has status 0."""
     global _current  # noqa: PLW0603 - the one job running in this process
     os.setpgrp()
     signal.signal(signal.SIGINT, _handler(stop))
-    workshop = Workshop(api_parser(), ServerLimits(**limits))
+    workshop = set_up(ServerLimits(**limits))
     with without_blas_probe():
         while True:
             try:
