@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from ..registry import get, play_moves
+from ..values import outcome_of
 from .parser import (
     CliParser,
     add_game_commands,
@@ -81,7 +82,7 @@ def run_query(args: argparse.Namespace) -> int:
 
 
 def _outcome(value: int) -> str:
-    return "win" if value > 0 else "loss" if value < 0 else "draw"
+    return outcome_of(value)
 
 
 def _mover(game: Any, state: Any) -> str:

@@ -35,7 +35,7 @@ from typing import Any
 from ..compiled import build
 from ..compiled.kernel import ONGOING, Kernel
 from ..game import ContractError, Game
-from ..values import WIN
+from ..values import WIN, proven_result, proven_value, seen_from_parent, sign
 from .store import key_text
 
 RowTuple = tuple[str, int, str, int, int | None, str, str]
@@ -163,12 +163,11 @@ def _terminal_value(graph: Graph, node: int) -> int:
 
 def _seen(value: int, same_mover: bool) -> int:
     """A child's value as its parent's player to move sees it, one ply further away."""
-    further = value - 1 if value > 0 else value + 1 if value < 0 else 0
-    return further if same_mover else -further
+    return seen_from_parent(value, same_mover=same_mover)
 
 
 def _sign(outcome: float) -> int:
-    return 1 if outcome > 0 else -1 if outcome < 0 else 0
+    return sign(outcome)
 
 
 def solve(game: Game[Any, Any], root: Any | None = None, *,
@@ -242,19 +241,12 @@ def whole_game_rows(game: Game[Any, Any], solution: Solution) -> Iterator[RowTup
 def split_value(value: int) -> tuple[int, int | None]:
     """An engine-scale value as the database's ``(value, plies)``: ``(1, p)`` for a win in
     ``p``, ``(-1, p)`` for a loss in ``p``, ``(0, None)`` for a draw."""
-    if value > 0:
-        return 1, int(WIN - value)
-    if value < 0:
-        return -1, int(WIN + value)
-    return 0, None
+    return proven_result(value)
 
 
 def join_value(value: int, plies: int | None) -> int:
     """The engine-scale value of a database ``(value, plies)`` pair."""
-    if value == 0:
-        return 0
-    assert plies is not None
-    return (WIN - plies) if value > 0 else -(WIN - plies)
+    return proven_value(value, plies)
 
 
 def _decoder(game: Game[Any, Any], tier: str) -> Callable[[Any, Any], Any]:
