@@ -7,7 +7,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from .game import Game
 from .values import Bound as ValueBound
-from .values import Outcome, Value, ValueKind, value_kind, value_words
+from .values import Outcome, Value, ValueKind, read_value
 
 M = TypeVar("M")
 
@@ -187,33 +187,31 @@ class SearchResult(Generic[M]):
         return exhaustive or (root and self.outcome is not None), complete
 
     def value_text(self, *, units: bool = False) -> str:
-        """:attr:`value` in words (:func:`gametree.values.value_words`): ``win in 3``,
+        """:attr:`value` in words (:func:`gametree.values.read_value`): ``win in 3``,
         ``draw``, ``loss in 4``, ``estimate +7`` (a depth limit cut the search), the number
         (an exact score that is no game result), ``win``/``draw``/``loss`` for a weak solve;
         ``units`` spells distances out (``win in 3 plies``)."""
-        exhaustive, complete = self._flags(root=True)
-        return value_words(self.value, by_distance=self.by_distance, exhaustive=exhaustive,
-                           complete=complete, weak=self.weak, units=units)
+        return self._read(self.value, "exact", root=True, units=units)[1]
 
     def value_kind(self) -> ValueKind:
         """What :attr:`value` is: ``win``, ``loss``, ``draw`` (proven), ``estimate`` or
         ``score`` (see :data:`gametree.values.ValueKind`)."""
-        exhaustive, complete = self._flags(root=True)
-        return value_kind(self.value, by_distance=self.by_distance, exhaustive=exhaustive,
-                          complete=complete)
+        return self._read(self.value, "exact", root=True)[0]
 
     def move_text(self, entry: MoveValue[M], *, units: bool = False) -> str:
         """A root move's value in words, ``at most ...``/``at least ...`` when it is only a
         bound; ``units`` spells distances out (``win in 3 plies``)."""
-        exhaustive, complete = self._flags(root=False)
-        return value_words(entry.value, by_distance=self.by_distance, exhaustive=exhaustive,
-                           complete=complete, weak=self.weak, bound=entry.bound, units=units)
+        return self._read(entry.value, entry.bound, root=False, units=units)[1]
 
     def move_kind(self, entry: MoveValue[M]) -> ValueKind:
         """What a root move's value (or its bound) is, as :meth:`move_text` words it."""
-        exhaustive, complete = self._flags(root=False)
-        return value_kind(entry.value, by_distance=self.by_distance, exhaustive=exhaustive,
-                          complete=complete)
+        return self._read(entry.value, entry.bound, root=False)[0]
+
+    def _read(self, value: Value, bound: Bound, *, root: bool,
+              units: bool = False) -> tuple[ValueKind, str]:
+        exhaustive, complete = self._flags(root=root)
+        return read_value(value, by_distance=self.by_distance, exhaustive=exhaustive,
+                          complete=complete, weak=self.weak, bound=bound, units=units)
 
     def to_dict(self, game: Game[Any, M], root: Any) -> dict[str, Any]:
         """The result as the documented JSON object (``docs/json.md``).
@@ -222,26 +220,23 @@ class SearchResult(Generic[M]):
         variation is written move by move from the states it passes through.
         """
         pv = game.format_line(root, self.pv)
+        moves = []
+        for entry in self.moves:
+            kind, text = self._read(entry.value, entry.bound, root=False)
+            moves.append({"move": game.format_move(root, entry.move), "value": entry.value,
+                          "exact": entry.exact, "bound": entry.bound, "value_text": text,
+                          "value_kind": kind})
+        value_kind, value_text = self._read(self.value, "exact", root=True)
         return {
             "algorithm": self.algorithm,
             "tier": self.tier,
             "value": self.value,
-            "value_text": self.value_text(),
-            "value_kind": self.value_kind(),
+            "value_text": value_text,
+            "value_kind": value_kind,
             "outcome": self.outcome,
             "plies": self.plies,
             "best_move": None if self.best_move is None else game.format_move(root, self.best_move),
-            "moves": [
-                {
-                    "move": game.format_move(root, entry.move),
-                    "value": entry.value,
-                    "exact": entry.exact,
-                    "bound": entry.bound,
-                    "value_text": self.move_text(entry),
-                    "value_kind": self.move_kind(entry),
-                }
-                for entry in self.moves
-            ],
+            "moves": moves,
             "pv": pv,
             "depth": self.depth,
             "distance_scoring": self.by_distance,

@@ -226,32 +226,40 @@ def value_kind(value: Value, *, by_distance: bool = True, exhaustive: bool = Fal
 def value_words(value: Value, *, by_distance: bool = True, exhaustive: bool = False,
                 complete: bool = False, weak: bool = False, bound: Bound = "exact",
                 units: bool = False) -> str:
-    """A value in words, the same everywhere gametree shows one.
+    """A value in words, the same everywhere gametree shows one (see :func:`read_value`)."""
+    return read_value(value, by_distance=by_distance, exhaustive=exhaustive, complete=complete,
+                      weak=weak, bound=bound, units=units)[1]
 
-    By :func:`value_kind`: a proven result under distance scoring is ``win in 3`` or ``loss in
-    4``; a proven result without it ``win (10)``/``loss (-10)``, or ``win``/``loss`` for a
-    ``weak`` solve (whose 1 and -1 are only signs); a proven draw ``draw``; an ``estimate``
-    ``estimate +7``; a ``score`` the number, ``12``. A bound reads ``at most ...`` (``upper``)
-    or ``at least ...`` (``lower``), an estimate's ``estimate at most -4``. ``units`` spells the
-    distance out: ``win in 3 plies``.
+
+def read_value(value: Value, *, by_distance: bool = True, exhaustive: bool = False,
+               complete: bool = False, weak: bool = False, bound: Bound = "exact",
+               units: bool = False) -> tuple[ValueKind, str]:
+    """A value's kind (:func:`value_kind`) and its words, the same everywhere gametree shows
+    one.
+
+    By the kind: a proven result under distance scoring is ``win in 3`` or ``loss in 4``; a
+    proven result without it ``win (10)``/``loss (-10)``, or ``win``/``loss`` for a ``weak``
+    solve (whose 1 and -1 are only signs); a proven draw ``draw``; an ``estimate`` ``estimate
+    +7``; a ``score`` the number, ``12``. A bound reads ``at most ...`` (``upper``) or ``at
+    least ...`` (``lower``), an estimate's ``estimate at most -4``; its kind is that of the
+    bound itself. ``units`` spells the distance out: ``win in 3 plies``.
     """
-    kind = value_kind(value, by_distance=by_distance, exhaustive=exhaustive, complete=complete)
+    outcome, plies = classify(value, by_distance=by_distance, exhaustive=exhaustive)
     relation = _RELATION[bound]
-    if kind == "estimate":  # the kind first: "estimate at most -4", not "at most estimate -4"
-        return f"estimate {relation}{'+' if value > 0 else ''}{number_text(value)}"
-    if kind == "score":
-        text = number_text(value)
-    elif kind == "draw":
+    if outcome is None:
+        if complete:
+            return "score", relation + number_text(value)
+        # The kind first: "estimate at most -4", not "at most estimate -4".
+        return "estimate", f"estimate {relation}{'+' if value > 0 else ''}{number_text(value)}"
+    if outcome == "draw":
         text = "draw"
+    elif plies is not None:
+        text = f"{outcome} in {plies_text(plies) if units else plies}"
+    elif weak:
+        text = outcome
     else:
-        plies = plies_to_result(value) if by_distance else None
-        if plies is not None:
-            text = f"{kind} in {plies_text(plies) if units else plies}"
-        elif weak:
-            text = kind
-        else:
-            text = f"{kind} ({number_text(value)})"
-    return relation + text
+        text = f"{outcome} ({number_text(value)})"
+    return outcome, relation + text
 
 
 _RELATION: dict[Bound, str] = {"exact": "", "upper": "at most ", "lower": "at least "}
