@@ -28,6 +28,7 @@ from gametree.values import (
     outcome_of,
     proven_result,
     proven_value,
+    scale_json,
     seen_from_parent,
     sign,
     sign_of,
@@ -236,6 +237,14 @@ def test_signs_outcomes_and_proven_values() -> None:
     assert proven_value(1, 3) == WIN - 3 and proven_value(-1, 8) == -(WIN - 8)
     with pytest.raises(ValueError, match="distance"):
         proven_value(1, None)
+
+
+def test_the_scale_for_front_ends() -> None:
+    scale = scale_json()
+    assert scale == {"win": WIN, "max_ply": WIN - PROVEN, "proven": PROVEN,
+                     "heuristic_limit": HEURISTIC_LIMIT}
+    assert json.loads(json.dumps(scale)) == scale
+    assert scale["heuristic_limit"] < scale["proven"] < scale["win"]
 
 
 def test_a_value_seen_from_one_ply_above() -> None:

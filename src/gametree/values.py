@@ -60,6 +60,12 @@ HEURISTIC_LIMIT: int = 500_000
 """Heuristic evaluations must lie within ``[-HEURISTIC_LIMIT, HEURISTIC_LIMIT]``."""
 
 
+def scale_json() -> dict[str, int]:
+    """The scale's constants as a JSON-ready dict, for front-ends that must know them (a page
+    colouring values by distance): ``win``, ``max_ply``, ``proven``, ``heuristic_limit``."""
+    return {"win": WIN, "max_ply": MAX_PLY, "proven": PROVEN, "heuristic_limit": HEURISTIC_LIMIT}
+
+
 def for_player(utility: Value, player: int) -> Value:
     """Convert a value seen from the first player (player 0) into one seen from ``player``."""
     return utility if player == 0 else -utility
