@@ -17,7 +17,7 @@ a position's value seen from the position above it in :func:`seen_from_parent`.
 
 This module is the one vocabulary of values for every part of gametree: the scale, the
 conversions between outcomes, signs and values, the words a value is read in
-(:func:`value_words`, :func:`value_kind`) and the seeded choice among equally good moves
+(:func:`read_value`: its kind and its words) and the seeded choice among equally good moves
 (:func:`break_tie`). Both search tiers, the databases and every front-end use these; none keeps
 a copy.
 """
