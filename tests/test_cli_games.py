@@ -66,7 +66,8 @@ def test_solve_text_shows_board_value_and_best_move() -> None:
     done = gametree("solve", "tictactoe", "--board", "xox/oox/___", "--no-distance")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("  0 1 2\n0 X O X\n1 O O X\n2 . . .\n\n")
-    assert "X to move: value 10\nbest move: 2,2\n" in done.stdout
+    # Plain values keep the game's own number beside the proven result.
+    assert "X to move: value win (10)\nbest move: 2,2\n" in done.stdout
 
 
 def test_solve_json_seed_003_and_seed_004() -> None:

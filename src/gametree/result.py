@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 from .game import Game
-from .values import Outcome, Value, format_value
+from .values import Bound as ValueBound
+from .values import Outcome, Value, ValueKind, read_value
 
 M = TypeVar("M")
 
-Bound = Literal["exact", "lower", "upper"]
+Bound = ValueBound
 """How a value relates to the true one: ``exact``, or a ``lower`` or ``upper`` bound on it."""
 
 Tier = Literal["python", "compiled"]
@@ -173,12 +174,44 @@ class SearchResult(Generic[M]):
         """True if every root move's value is exact (none is only a bound)."""
         return all(entry.exact for entry in self.moves)
 
-    def value_text(self) -> str:
-        """:attr:`value` in words: ``win in 3``, ``draw``, ``loss in 4`` or the number (a weak
-        solve's result: ``win``, ``draw`` or ``loss``)."""
-        if self.outcome == "draw" or (self.weak and self.outcome is not None):
-            return self.outcome
-        return format_value(self.value, by_distance=self.by_distance)
+    def _flags(self, *, root: bool) -> tuple[bool, bool]:
+        """``(exhaustive, complete)`` for the words of a value of this result.
+
+        The values are exact numbers (``complete``) if no line was cut by a depth limit, which
+        a search to the end (no depth) never does; they are game results (``exhaustive``) if
+        besides no estimate entered the search. The root is a game result whenever the search
+        proved it, whatever its counters say (a proven draw); its moves then still need the
+        counters."""
+        complete = self.complete or self.depth is None
+        exhaustive = self.exhaustive and complete
+        return exhaustive or (root and self.outcome is not None), complete
+
+    def value_text(self, *, units: bool = False) -> str:
+        """:attr:`value` in words (:func:`gametree.values.read_value`): ``win in 3``,
+        ``draw``, ``loss in 4``, ``estimate +7`` (a depth limit cut the search), the number
+        (an exact score that is no game result), ``win``/``draw``/``loss`` for a weak solve;
+        ``units`` spells distances out (``win in 3 plies``)."""
+        return self._read(self.value, "exact", root=True, units=units)[1]
+
+    def value_kind(self) -> ValueKind:
+        """What :attr:`value` is: ``win``, ``loss``, ``draw`` (proven), ``estimate`` or
+        ``score`` (see :data:`gametree.values.ValueKind`)."""
+        return self._read(self.value, "exact", root=True)[0]
+
+    def move_text(self, entry: MoveValue[M], *, units: bool = False) -> str:
+        """A root move's value in words, ``at most ...``/``at least ...`` when it is only a
+        bound; ``units`` spells distances out (``win in 3 plies``)."""
+        return self._read(entry.value, entry.bound, root=False, units=units)[1]
+
+    def move_kind(self, entry: MoveValue[M]) -> ValueKind:
+        """What a root move's value (or its bound) is, as :meth:`move_text` words it."""
+        return self._read(entry.value, entry.bound, root=False)[0]
+
+    def _read(self, value: Value, bound: Bound, *, root: bool,
+              units: bool = False) -> tuple[ValueKind, str]:
+        exhaustive, complete = self._flags(root=root)
+        return read_value(value, by_distance=self.by_distance, exhaustive=exhaustive,
+                          complete=complete, weak=self.weak, bound=bound, units=units)
 
     def to_dict(self, game: Game[Any, M], root: Any) -> dict[str, Any]:
         """The result as the documented JSON object (``docs/json.md``).
@@ -187,23 +220,23 @@ class SearchResult(Generic[M]):
         variation is written move by move from the states it passes through.
         """
         pv = game.format_line(root, self.pv)
+        moves = []
+        for entry in self.moves:
+            kind, text = self._read(entry.value, entry.bound, root=False)
+            moves.append({"move": game.format_move(root, entry.move), "value": entry.value,
+                          "exact": entry.exact, "bound": entry.bound, "value_text": text,
+                          "value_kind": kind})
+        value_kind, value_text = self._read(self.value, "exact", root=True)
         return {
             "algorithm": self.algorithm,
             "tier": self.tier,
             "value": self.value,
-            "value_text": self.value_text(),
+            "value_text": value_text,
+            "value_kind": value_kind,
             "outcome": self.outcome,
             "plies": self.plies,
             "best_move": None if self.best_move is None else game.format_move(root, self.best_move),
-            "moves": [
-                {
-                    "move": game.format_move(root, entry.move),
-                    "value": entry.value,
-                    "exact": entry.exact,
-                    "bound": entry.bound,
-                }
-                for entry in self.moves
-            ],
+            "moves": moves,
             "pv": pv,
             "depth": self.depth,
             "distance_scoring": self.by_distance,

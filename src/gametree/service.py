@@ -40,7 +40,6 @@ search can see it (a player that is not 0 or 1, an unhashable state, a game that
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import threading
 import time

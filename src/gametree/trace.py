@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from .game import Game
-from .values import Value, for_player, format_bound, format_value
+from .values import Value, for_player, format_bound, format_value, outcome_of
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -27,8 +27,7 @@ LeafKind = Literal["win", "loss", "draw", "heuristic"]
 
 def leaf_kind(utility: Value, root_player: int) -> LeafKind:
     """How a finished game ends for the root's player: ``win``, ``loss`` or ``draw``."""
-    result = for_player(utility, root_player)
-    return "win" if result > 0 else "loss" if result < 0 else "draw"
+    return outcome_of(for_player(utility, root_player))
 
 
 @dataclass(frozen=True)
@@ -73,14 +72,27 @@ class TraceEvent:
     """For ``leaf`` events: a finished game (``win``/``loss``/``draw`` for the root player) or a
     ``heuristic`` estimate."""
 
-    def as_dict(self) -> dict[str, Any]:
-        """The event as a JSON-ready dict; infinite bounds become ``"-inf"``/``"+inf"``."""
+    def as_dict(self, *, by_distance: bool = True) -> dict[str, Any]:
+        """The event as a JSON-ready dict; infinite bounds become ``"-inf"``/``"+inf"``.
+
+        ``value_text``, ``alpha_text`` and ``beta_text`` give the numbers in words as the log
+        writes them (``win in 3``, ``-inf``, ``12``; ``None`` where there is no number), read
+        with distance scoring unless ``by_distance`` is false. An iteration's value is its
+        depth, and its text says so (``depth 3``)."""
         data = asdict(self)
         data["skipped"] = list(self.skipped)
         for name in ("alpha", "beta"):
             bound = data[name]
+            data[f"{name}_text"] = None if bound is None else format_bound(
+                bound, by_distance=by_distance)
             if isinstance(bound, float) and bound in (float("inf"), float("-inf")):
                 data[name] = format_bound(bound)
+        if self.value is None:
+            data["value_text"] = None
+        elif self.kind == "iteration":
+            data["value_text"] = f"depth {int(self.value)}"
+        else:
+            data["value_text"] = format_value(self.value, by_distance=by_distance)
         return data
 
 

@@ -12,19 +12,40 @@ knowing which algorithm produced it:
   the game reports (tic-tac-toe's 10, Bones' 1), as the seed programs print it.
 
 Values are always seen from one side: MAX (the player to move at the root) in the MAX/MIN
-reference algorithms, the side to move in negamax. The sign flip lives in :func:`for_player`.
+reference algorithms, the side to move in negamax. The sign flip lives in :func:`for_player`;
+a position's value seen from the position above it in :func:`seen_from_parent`.
+
+This module is the one vocabulary of values for every part of gametree: the scale, the
+conversions between outcomes, signs and values, the words a value is read in
+(:func:`read_value`: its kind and its words) and the seeded choice among equally good moves
+(:func:`break_tie`). Both search tiers, the databases and every front-end use these; none keeps
+a copy.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Literal
+import random
+from collections.abc import Sequence
+from typing import Literal, TypeVar
 
 Value = float
 """A search value (an ``int`` is accepted wherever a ``Value`` is expected)."""
 
 Outcome = Literal["win", "draw", "loss"]
 """A proven game result, seen from the player to move."""
+
+ValueKind = Literal["win", "loss", "draw", "estimate", "score"]
+"""What a value is, as its words say: a proven ``win``, ``loss`` or ``draw``; an ``estimate``
+(a depth limit cut the search, so heuristic guesses entered it); or a ``score``, a number that
+is exact but not a game result in the win/loss sense (an explicit tree's numeric leaves, searched
+to the end)."""
+
+Bound = Literal["exact", "lower", "upper"]
+"""How a value relates to the true one: ``exact``, or a ``lower`` or ``upper`` bound on it."""
+
+T = TypeVar("T")
+Number = TypeVar("Number", int, float)
 
 WIN: int = 1_000_000
 """The value of a win at ply 0 under distance scoring; a win at ply ``p`` is ``WIN - p``."""
@@ -37,6 +58,12 @@ PROVEN: int = WIN - MAX_PLY
 
 HEURISTIC_LIMIT: int = 500_000
 """Heuristic evaluations must lie within ``[-HEURISTIC_LIMIT, HEURISTIC_LIMIT]``."""
+
+
+def scale_json() -> dict[str, int]:
+    """The scale's constants as a JSON-ready dict, for front-ends that must know them (a page
+    colouring values by distance): ``win``, ``max_ply``, ``proven``, ``heuristic_limit``."""
+    return {"win": WIN, "max_ply": MAX_PLY, "proven": PROVEN, "heuristic_limit": HEURISTIC_LIMIT}
 
 
 def for_player(utility: Value, player: int) -> Value:
@@ -119,18 +146,141 @@ def classify(
     return "draw", None
 
 
-def format_value(value: Value, *, by_distance: bool = True) -> str:
-    """A short human reading of a value: ``win in 3``, ``loss in 4``, or the number itself."""
-    if by_distance:
-        plies = plies_to_result(value)
-        if plies is not None:
-            word = "win" if value > 0 else "loss"
-            return f"{word} in {plies}"
+def sign(value: Value) -> int:
+    """``1``, ``0`` or ``-1``: the sign of a value or of a game's utility."""
+    return 1 if value > 0 else -1 if value < 0 else 0
+
+
+def outcome_of(value: Value) -> Outcome:
+    """The result a value's sign stands for: ``win`` (positive), ``draw`` (0) or ``loss``."""
+    return "win" if value > 0 else "loss" if value < 0 else "draw"
+
+
+def sign_of(outcome: Outcome) -> int:
+    """``1`` for a win, ``0`` for a draw, ``-1`` for a loss."""
+    return 1 if outcome == "win" else -1 if outcome == "loss" else 0
+
+
+def proven_value(result: int, plies: int | None) -> int:
+    """The distance-scored value of a proven result: ``result`` is ``1`` (a win in ``plies``),
+    ``0`` (a draw: ``plies`` is ignored) or ``-1`` (a loss in ``plies``)."""
+    if result == 0:
+        return 0
+    if plies is None:
+        raise ValueError("a proven win or loss needs its distance in plies")
+    return WIN - plies if result > 0 else -(WIN - plies)
+
+
+def proven_result(value: int) -> tuple[int, int | None]:
+    """A proven value (a win or loss on the distance scale, or a draw's 0) as ``(result,
+    plies)``: ``(1, p)`` for a win in ``p`` plies, ``(-1, p)`` for a loss, ``(0, None)``."""
+    if value > 0:
+        return 1, int(WIN - value)
+    if value < 0:
+        return -1, int(WIN + value)
+    return 0, None
+
+
+def seen_from_parent(value: Number, *, same_mover: bool = False) -> Number:
+    """The value of a position seen by the player to move one ply above it.
+
+    A proven win or loss lies one ply further away from there (a win in ``p`` becomes one in
+    ``p + 1``); heuristic values and draws do not move. The value is negated unless
+    ``same_mover`` (the same player moves in both positions, as in games with extra turns).
+    """
+    if value >= PROVEN:
+        further = value - 1
+    elif value <= -PROVEN:
+        further = value + 1
+    else:
+        further = value
+    return further if same_mover else -further
+
+
+def break_tie(tied: Sequence[T], seed: int | None) -> T:
+    """One of equally good moves (``tied``, in the game's move order, not empty): the first
+    without a ``seed``, else one drawn from the seed.
+
+    Every tier, algorithm and database draws with this, so that the same seed and the same tied
+    moves give the same move wherever the answer comes from.
+    """
+    return tied[0] if seed is None else random.Random(seed).choice(tied)
+
+
+def number_text(value: Value) -> str:
+    """A value as a plain number: ``12``, ``-3``, ``2.5`` (whole floats without ``.0``)."""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
+
+
+def value_kind(value: Value, *, by_distance: bool = True, exhaustive: bool = False,
+               complete: bool = False) -> ValueKind:
+    """What ``value`` is: the outcome :func:`classify` proves, else ``score`` when ``complete``
+    (no line was cut by a depth limit, so the number is exact), else ``estimate``.
+
+    ``exhaustive``: no heuristic estimate entered the search (see :func:`classify`).
+    """
+    outcome, _plies = classify(value, by_distance=by_distance, exhaustive=exhaustive)
+    if outcome is not None:
+        return outcome
+    return "score" if complete else "estimate"
+
+
+def value_words(value: Value, *, by_distance: bool = True, exhaustive: bool = False,
+                complete: bool = False, weak: bool = False, bound: Bound = "exact",
+                units: bool = False) -> str:
+    """A value in words, the same everywhere gametree shows one (see :func:`read_value`)."""
+    return read_value(value, by_distance=by_distance, exhaustive=exhaustive, complete=complete,
+                      weak=weak, bound=bound, units=units)[1]
+
+
+def read_value(value: Value, *, by_distance: bool = True, exhaustive: bool = False,
+               complete: bool = False, weak: bool = False, bound: Bound = "exact",
+               units: bool = False) -> tuple[ValueKind, str]:
+    """A value's kind (:func:`value_kind`) and its words, the same everywhere gametree shows
+    one.
+
+    By the kind: a proven result under distance scoring is ``win in 3`` or ``loss in 4``; a
+    proven result without it ``win (10)``/``loss (-10)``, or ``win``/``loss`` for a ``weak``
+    solve (whose 1 and -1 are only signs); a proven draw ``draw``; an ``estimate`` ``estimate
+    +7``; a ``score`` the number, ``12``. A bound reads ``at most ...`` (``upper``) or ``at
+    least ...`` (``lower``), an estimate's ``estimate at most -4``; its kind is that of the
+    bound itself. ``units`` spells the distance out: ``win in 3 plies``.
+    """
+    outcome, plies = classify(value, by_distance=by_distance, exhaustive=exhaustive)
+    relation = _RELATION[bound]
+    if outcome is None:
+        if complete:
+            return "score", relation + number_text(value)
+        # The kind first: "estimate at most -4", not "at most estimate -4".
+        return "estimate", f"estimate {relation}{'+' if value > 0 else ''}{number_text(value)}"
+    if outcome == "draw":
+        text = "draw"
+    elif plies is not None:
+        text = f"{outcome} in {plies_text(plies) if units else plies}"
+    elif weak:
+        text = outcome
+    else:
+        text = f"{outcome} ({number_text(value)})"
+    return outcome, relation + text
+
+
+_RELATION: dict[Bound, str] = {"exact": "", "upper": "at most ", "lower": "at least "}
+"""How a bound is said, before the value it bounds."""
+
+
+def plies_text(count: int) -> str:
+    """``1 ply``, ``3 plies`` (a ply is one player's move)."""
+    return f"{count} ply" if count == 1 else f"{count} plies"
+
+
+def format_value(value: Value, *, by_distance: bool = True) -> str:
+    """A value read without knowing how the search found it, for logs and messages: ``win in
+    3`` or ``loss in 4`` when it is a proven distance, else the number itself."""
+    return value_words(value, by_distance=by_distance, complete=True)
 
 
 def format_bound(value: Value, *, by_distance: bool = False) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..db.store import RowTuple, engine_value, key_text, stored_value
 from ..game import Game
+from ..values import seen_from_parent, sign
 
 
 @dataclass
@@ -66,7 +67,7 @@ def terminal_row(game: Game[Any, Any], node: BookNode) -> RowTuple:
     outcome = game.outcome(node.state)
     assert outcome is not None
     mine = outcome if game.to_move(node.state) == 0 else -outcome
-    value = 1 if mine > 0 else -1 if mine < 0 else 0
+    value = sign(mine)
     return (node.key, node.ply, node.line, value, 0 if value else None, "", "terminal")
 
 
@@ -117,8 +118,7 @@ def back_up(game: Game[Any, Any], nodes: list[BookNode],
 
 
 def _seen(value: int, child_mover: int, mover: int) -> int:
-    further = value - 1 if value > 0 else value + 1 if value < 0 else 0
-    return further if child_mover == mover else -further
+    return seen_from_parent(value, same_mover=child_mover == mover)
 
 
 __all__ = ["BookNode", "back_up", "enumerate_book", "terminal_row"]

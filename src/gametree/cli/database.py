@@ -12,6 +12,7 @@ from typing import Any
 
 from ..algorithms import DEFAULT_ALGORITHM
 from ..registry import get, play_moves
+from ..values import outcome_of, value_words
 from .parser import (
     CliParser,
     add_game_commands,
@@ -75,19 +76,15 @@ def run_query(args: argparse.Namespace) -> int:
         best = [game.format_move(state, move) for move in entry.best]
         if args.json:
             print(json.dumps({"found": True, "moves": args.moves or "", "value": entry.value,
-                              "outcome": _outcome(entry.value), "plies": entry.plies,
+                              "outcome": outcome_of(entry.value), "plies": entry.plies,
                               "best": best, "kind": entry.row.kind, "twin": entry.twin,
                               "stored_moves": entry.row.moves}))
         else:
-            said = "draw" if entry.value == 0 else f"{_outcome(entry.value)} in {entry.plies}"
+            said = value_words(entry.score, exhaustive=True)
             twin = f" (stored as its twin {entry.row.moves!r})" if entry.twin else ""
             print(f"{_mover(game, state)}: {said}; best: {' '.join(best) or '(game over)'}; "
                   f"{entry.row.kind}{twin}")
     return 0
-
-
-def _outcome(value: int) -> str:
-    return "win" if value > 0 else "loss" if value < 0 else "draw"
 
 
 def _mover(game: Any, state: Any) -> str:

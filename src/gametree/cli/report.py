@@ -5,31 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import Game
-from ..result import MoveValue, SearchResult
-from ..values import format_value
-
-WEAK_WORDS = {1: "win", 0: "draw", -1: "loss"}
-"""A weak solve's values in words."""
-
-
-def move_value_text(entry: MoveValue[Any], *, by_distance: bool, exhaustive: bool = False,
-                    weak: bool = False) -> str:
-    """A root move's value, with ``<=`` or ``>=`` when it is only a bound.
-
-    ``exhaustive`` says no heuristic estimate entered the search, so a 0 is a proven draw;
-    ``weak`` that the values are a weak solve's 1, 0 and -1.
-    """
-    if weak:
-        text = WEAK_WORDS[int(entry.value)]
-    elif exhaustive and entry.value == 0:
-        text = "draw"
-    else:
-        text = format_value(entry.value, by_distance=by_distance)
-    if entry.bound == "upper":
-        return f"<= {text}"
-    if entry.bound == "lower":
-        return f">= {text}"
-    return text
+from ..result import SearchResult
 
 
 def line_text(game: Game[Any, Any], state: Any, moves: tuple[Any, ...]) -> str:
@@ -58,12 +34,10 @@ def result_text(game: Game[Any, Any], state: Any, result: SearchResult[Any], *,
 
     With ``analysis`` the root moves are listed as seed 000 prints them ("Score for move ...").
     """
-    by_distance = result.by_distance
-    exhaustive = result.exhaustive
     depth = "to the end" if result.depth is None else f"to depth {result.depth}"
     value = result.value_text()
-    if result.outcome is None:
-        value += "" if result.exhaustive else " (heuristic)"
+    if result.value_kind() == "score" and not result.exhaustive:
+        value += " (heuristic)"  # an explicit tree's leaves: exact, but the leaves are guesses
     lines = [f"{mover_text(game, state)}: value {value}"]
     if game.outcome(state) is not None:
         lines = ["the game is over: there is nothing to search"]
@@ -80,17 +54,16 @@ def result_text(game: Game[Any, Any], state: Any, result: SearchResult[Any], *,
             lines.append("moves:")
         for entry in result.moves:
             name = game.format_move(state, entry.move)
-            value_text = move_value_text(entry, by_distance=by_distance, exhaustive=exhaustive,
-                                         weak=result.weak)
+            value_text = result.move_text(entry)
             if analysis:
                 lines.append(f"Score for move {name:<{width}} = {value_text}")
             else:
                 lines.append(f"  {name:<{width}}  {value_text}")
         if not result.exact and result.weak:
-            lines.append("(<= v: at most v, not examined further; a weak solve stops at the "
-                         "first move that keeps the result)")
+            lines.append("(\"at most\": not examined further; a weak solve stops at the first "
+                         "move that keeps the result)")
         elif not result.exact:
-            lines.append("(<= v: the move was refuted and searched no further; "
+            lines.append("(\"at most\": the move was refuted and searched no further; "
                          "use --exact for exact values)")
     stats = result.stats
     # Several threads: the counters are their sums (and vary from run to run), so say so.

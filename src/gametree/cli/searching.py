@@ -198,7 +198,8 @@ def run_trace(args: argparse.Namespace) -> int:
     result = search(game, state, options, tracer=tracer)
     if args.json:
         document = spec.result_json(game, state, result)
-        document["events"] = [event.as_dict() for event in tracer.events]
+        document["events"] = [event.as_dict(by_distance=args.by_distance)
+                              for event in tracer.events]
         print(json.dumps(document))
     else:
         print(position_text(game, state))

@@ -27,7 +27,6 @@ scoring reads differently, so a search in the other mode empties the table first
 from __future__ import annotations
 
 import os
-import random
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -39,7 +38,7 @@ from ..engine.report import Iteration
 from ..game import ContractError
 from ..options import DEFAULT_TABLE_BITS, MAX_THREADS
 from ..result import Bound, MoveValue, SearchResult, SearchStats, StopReason
-from ..values import Outcome, Value, classify
+from ..values import Outcome, Value, break_tie, classify
 from . import build, interrupt
 from .form import CompiledForm
 from .kernel import ONGOING, Kernel, is_state
@@ -778,7 +777,7 @@ class CompiledEngine:
         value, count = found[_R_VALUE], found[_R_COUNT]
         tied = [found[i] for i in range(_R_ENTRIES, _R_ENTRIES + 3 * count, 3)
                 if found[i + 1] == value and found[i + 2] == _B_EXACT]
-        best: int = random.Random(run.seed).choice(tied)
+        best: int = break_tie(tied, run.seed)
         self._module.line(run.state, best, value, depth, self._ws, self._out)
         return best
 

@@ -15,7 +15,6 @@ terminal player plays from one with :class:`gametree.play.database.DatabaseOppon
 
 from __future__ import annotations
 
-import random
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from ..game import Game
 from ..result import MoveValue, SearchResult, SearchStats
-from ..values import Outcome
+from ..values import break_tie, outcome_of, seen_from_parent
 from .store import Database, Row, engine_value, key_text, stored_value
 
 S = TypeVar("S")
@@ -143,9 +142,8 @@ class SolutionDatabase(Generic[S, M]):
                         moves.append(MoveValue(move, entry.score, "exact"))
                     continue
                 value = engine_value(found.value, found.plies)
-                seen = value - 1 if value > 0 else value + 1 if value < 0 else 0
-                moves.append(MoveValue(move, seen if game.to_move(child) == mover else -seen,
-                                       "exact"))
+                same = game.to_move(child) == mover
+                moves.append(MoveValue(move, seen_from_parent(value, same_mover=same), "exact"))
         if missing and (exact or entry is None):
             return None
         if entry is not None:
@@ -159,12 +157,11 @@ class SolutionDatabase(Generic[S, M]):
         best_move = best[0] if best else None
         if seed is not None and not missing:  # as the engines draw it: among the tied moves
             tied = [move.move for move in moves if move.value == score]
-            best_move = random.Random(seed).choice(tied) if tied else best_move
-        outcome: Outcome = "win" if score > 0 else "loss" if score < 0 else "draw"
+            best_move = break_tie(tied, seed) if tied else best_move
         return SearchResult(
             best_move=best_move, value=score, moves=tuple(moves),
             pv=self._line(state, best_move), stats=SearchStats(iterations=0), algorithm=ALGORITHM,
-            tier="python", depth=None, by_distance=True, outcome=outcome, plies=plies,
+            tier="python", depth=None, by_distance=True, outcome=outcome_of(score), plies=plies,
             exhaustive=True, complete=True, weak=False)
 
     def _line(self, state: S, move: M | None) -> tuple[M, ...]:

@@ -17,6 +17,7 @@ from typing import Any
 from ..game import Game, GameError
 from ..registry import make
 from ..service import search
+from ..values import seen_from_parent, sign
 from .store import Database, Row, engine_value, key_text, stored_value
 
 MAX_PROBLEMS = 20
@@ -125,7 +126,7 @@ def _check_terminal(game: Game[Any, Any], state: Any, row: Row, report: StoredVa
         report.problem(f"{_name(row)}: stored as finished, but the game goes on")
         return
     mine = outcome if game.to_move(state) == 0 else -outcome
-    value = 1 if mine > 0 else -1 if mine < 0 else 0
+    value = sign(mine)
     if (row.value, row.plies) != (value, 0 if value else None) or row.kind != "terminal":
         report.problem(f"{_name(row)}: the game is over ({_said(value, 0 if value else None)}) "
                        f"but the row says {_said(row.value, row.plies)} ({row.kind})")
@@ -143,8 +144,7 @@ def _check_interior(game: Game[Any, Any], database: Database, state: Any, row: R
             report.problem(f"{_name(row)}: the position after {name} is not stored")
             return
         value = engine_value(found.value, found.plies)
-        further = value - 1 if value > 0 else value + 1 if value < 0 else 0
-        values.append((name, further if game.to_move(child) == mover else -further))
+        values.append((name, seen_from_parent(value, same_mover=game.to_move(child) == mover)))
     best = max(value for _, value in values)
     names = sorted({name for name, value in values if value == best})
     if stored_value(best) != (row.value, row.plies):

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import Game
-from ..values import WIN, plies_to_result
+from ..values import plies_to_result, proven_value
 
 SCHEMA_VERSION = 1
 """The version of the layout below; a file of another version is refused."""
@@ -129,11 +129,9 @@ def stored_value(value: int) -> tuple[int, int | None]:
 def engine_value(value: int, plies: int | None) -> int:
     """The engine-scale value of a stored ``(value, plies)`` pair (:func:`stored_value`'s
     inverse)."""
-    if value == 0:
-        return 0
-    if plies is None:
+    if value != 0 and plies is None:
         raise DatabaseError(f"a stored {'win' if value > 0 else 'loss'} without its distance")
-    return WIN - plies if value > 0 else -(WIN - plies)
+    return proven_value(value, plies)
 
 
 def key_text(key: Any) -> str:

@@ -18,7 +18,6 @@ proven value found at any depth is the true one; see ``docs/engine.md``).
 
 from __future__ import annotations
 
-import random
 import sys
 import time as clock
 from collections.abc import Generator, Hashable, Iterator, Sequence
@@ -32,6 +31,7 @@ from ..values import (
     PROVEN,
     Outcome,
     Value,
+    break_tie,
     classify,
     for_player,
     plies_to_result,
@@ -413,7 +413,7 @@ class Engine(Generic[S, M]):
             if run.seed is not None:  # a random move among the best
                 values = run.values
                 tied = [move for move in legal if values[move].value == value]
-                best_move = run.best_move = random.Random(run.seed).choice(tied)
+                best_move = run.best_move = break_tie(tied, run.seed)
             if traced:
                 trace.done(root, 0, "MAX", value, best_move)
 

@@ -36,7 +36,7 @@ from typing import Any
 from ..game import Game, IllegalMoveError, PositionError
 from ..numbers import is_digits, whole_number
 from ..registry import GameOption, GameSpec
-from ..values import HEURISTIC_LIMIT, WIN, Value
+from ..values import HEURISTIC_LIMIT, WIN, Value, number_text, outcome_of
 from ..view import MoveSpot, TreeChild, TreeNode, View
 
 RESULT_WORDS: dict[str, int] = {"win": 1, "w": 1, "loss": -1, "l": -1, "draw": 0, "d": 0}
@@ -462,8 +462,8 @@ def _parse_json(text: str) -> Any:
 
 def _leaf_text(leaf: _Leaf) -> str:
     if leaf.finished:
-        return {1: "win", -1: "loss", 0: "draw"}[int(leaf.value)]
-    return f"{leaf.value:g}" if isinstance(leaf.value, float) else str(leaf.value)
+        return outcome_of(leaf.value)
+    return number_text(leaf.value)
 
 
 def load_tree(path: str | Path) -> GameTree:

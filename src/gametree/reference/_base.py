@@ -7,7 +7,6 @@ beside the seeds' pseudo-code; the bookkeeping they all need lives here.
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
@@ -15,7 +14,14 @@ from typing import Any, Generic, TypeVar
 from ..game import Game, checked_player
 from ..result import Bound, MoveValue, SearchResult, SearchStats
 from ..trace import LeafKind, Role, Tracer, leaf_kind
-from ..values import Value, checked_heuristic, classify, for_player, terminal_value
+from ..values import (
+    Value,
+    break_tie,
+    checked_heuristic,
+    classify,
+    for_player,
+    terminal_value,
+)
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
@@ -164,7 +170,7 @@ class ReferenceSearch(Generic[S, M]):
                     self.trace.scored(root, 0, role, move, value)
             if seed is not None:
                 tied = [entry.move for entry in entries if entry.value == best_value]
-                best_move = random.Random(seed).choice(tied)
+                best_move = break_tie(tied, seed)
         self.trace.done(root, 0, role, best_value, best_move)
         self.stats.seconds = time.perf_counter() - started
         if self.depth is not None:

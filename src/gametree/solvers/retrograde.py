@@ -37,7 +37,7 @@ from ..compiled import build
 from ..compiled.form import CompiledForm, compiled_form_of
 from ..compiled.kernel import ONGOING, Kernel
 from ..game import ContractError, Game
-from ..values import WIN
+from ..values import WIN, seen_from_parent, sign
 
 
 @dataclass
@@ -161,12 +161,11 @@ def _terminal_value(graph: Graph, node: int) -> int:
 
 def _seen(value: int, same_mover: bool) -> int:
     """A child's value as its parent's player to move sees it, one ply further away."""
-    further = value - 1 if value > 0 else value + 1 if value < 0 else 0
-    return further if same_mover else -further
+    return seen_from_parent(value, same_mover=same_mover)
 
 
 def _sign(outcome: float) -> int:
-    return 1 if outcome > 0 else -1 if outcome < 0 else 0
+    return sign(outcome)
 
 
 def solve(game: Game[Any, Any], root: Any | None = None, *,
