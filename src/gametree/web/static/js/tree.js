@@ -11,13 +11,18 @@ function el(name, attributes = {}, text = null) {
   return node;
 }
 
-/** A value as the log writes it: numbers, ±∞, wins and losses by distance. */
-export function valueText(value) {
-  if (value === null || value === undefined) return "";
-  if (value === "-inf") return "−∞";
-  if (value === "+inf") return "+∞";
-  if (Math.abs(value) >= 500000) return `${value > 0 ? "win" : "loss"} in ${1000000 - Math.abs(value)}`;
-  return String(value);
+/** A bound as the log writes it: the API's words for it, with ∞ for the open ends. The page
+ * derives no value of its own: the trace's events carry their values in words. */
+function boundText(text) {
+  if (text === null || text === undefined) return "";
+  return text.replace("-inf", "−∞").replace("+inf", "+∞");
+}
+
+/** A node of the drawn tree in words: the leaf number an explicit tree gives, or a game's
+ * result word (the tree answer's own fields). */
+function nodeText(node) {
+  if (node.value !== null && node.value !== undefined) return String(node.value);
+  return node.result || "";
 }
 
 /** The tree of an API /tree answer, indexed: nodes by path key, children, the leaf order. */
@@ -49,7 +54,7 @@ export function replay(tree, events, upto) {
       pathAt.length = ply + 1;
       const node = get(path);
       node.status = "open";
-      node.alpha = event.alpha; node.beta = event.beta;
+      node.alpha = event.alpha_text; node.beta = event.beta_text;
       counts.nodes += 1;
       current = path;
     } else if (event.kind === "try") {
@@ -58,19 +63,19 @@ export function replay(tree, events, upto) {
     } else if (event.kind === "leaf") {
       const path = ply === 0 ? [] : pending[ply];
       const node = get(path);
-      node.value = event.value; node.status = "leaf";
+      node.value = event.value_text; node.status = "leaf";
       counts.nodes += 1; counts.leaves += 1;
       current = path;
     } else if (["alpha", "beta", "scored"].includes(event.kind) && pathAt[ply]) {
       const node = get(pathAt[ply]);
-      if (event.alpha !== null) node.alpha = event.alpha;
-      if (event.beta !== null) node.beta = event.beta;
-      if (event.kind === "scored") node.best = event.value;
+      if (event.alpha !== null) node.alpha = event.alpha_text;
+      if (event.beta !== null) node.beta = event.beta_text;
+      if (event.kind === "scored") node.best = event.value_text;
       current = pathAt[ply];
     } else if (event.kind === "prune" && pathAt[ply]) {
       const at = tree.byKey.get(key(pathAt[ply]));
       const label = at ? at.label : event.node;
-      const reason = `alpha >= beta at node ${label} (α = ${valueText(event.alpha)}, β = ${valueText(event.beta)})`;
+      const reason = `alpha >= beta at node ${label} (α = ${boundText(event.alpha_text)}, β = ${boundText(event.beta_text)})`;
       counts.prunes += 1;
       for (const move of event.skipped) {
         const top = tree.byKey.get(key([...pathAt[ply], move]));
@@ -87,7 +92,7 @@ export function replay(tree, events, upto) {
       current = pathAt[ply];
     } else if (event.kind === "done" && pathAt[ply]) {
       const node = get(pathAt[ply]);
-      node.value = event.value; node.status = "done";
+      node.value = event.value_text; node.status = "done";
       current = pathAt[ply];
     }
   }
@@ -108,13 +113,13 @@ export function drawTree(svg, tree, replayed = null) {
   // Leaves side by side, each box as wide as its widest value ("loss in 12") and a little more.
   const leafText = (node) => {
     const seen = replayed && replayed.state.get(node.key);
-    if (seen && seen.value !== null) return valueText(seen.value);
-    return node.value !== null && node.value !== undefined ? valueText(node.value) : (node.result || "");
+    if (seen && seen.value !== null) return seen.value;
+    return nodeText(node);
   };
   // A leaf whose value only the search gives (a game's) may show "loss in 10": room for it
   // from the first step, so that the tree keeps its shape while the values come in.
   const widest = Math.max(0, ...leaves.map((node) =>
-    leafWidth(node.value !== null && node.value !== undefined ? valueText(node.value) : "loss in 10")));
+    leafWidth(node.value !== null && node.value !== undefined ? nodeText(node) : "loss in 10")));
   const gap = Math.max(widest + 6, Math.max(30, Math.min(58, 1100 / Math.max(1, leaves.length))));
   const level = 84;
   const position = new Map();
@@ -167,11 +172,11 @@ export function drawTree(svg, tree, replayed = null) {
       const points = node.role === "MAX" ? `${x},${top - 14} ${x - 15},${top + 12} ${x + 15},${top + 12}`
         : `${x - 15},${top - 12} ${x + 15},${top - 12} ${x},${top + 14}`;
       group.append(el("polygon", { points, fill, stroke, "stroke-width": 1.5 }));
-      shown = seen && seen.value !== null ? valueText(seen.value) : "";
+      shown = seen && seen.value !== null ? seen.value : "";
       if (shown) group.append(el("text", { x: x + 18, y: top + 4, "font-size": 13, "font-weight": 700 }, shown));
       if (seen && seen.alpha !== null && seen.alpha !== undefined && status !== "pruned") {
         group.append(el("text", { x, y: top + 28, "text-anchor": "middle", "font-size": 10, fill: "#555" },
-          `α ${valueText(seen.alpha)} β ${valueText(seen.beta)}`));
+          `α ${boundText(seen.alpha)} β ${boundText(seen.beta)}`));
       }
     }
     group.dataset.value = shown;
