@@ -24,9 +24,9 @@ from typing import Any
 
 from ..compiled.interrupt import fragile
 from ..compiled.startup import without_blas_probe
+from ..frontend import offered_games
 from .jobs import Job, Workshop, failure_message
 from .limits import ServerLimits
-from .requests import api_parser
 
 
 class Stopped(BaseException):
@@ -76,13 +76,15 @@ def _starter(connection: Connection, number: int) -> Callable[[], None]:
     return started
 
 
-def main(connection: Connection, stop: Any, limits: dict[str, Any]) -> None:
+def main(connection: Connection, stop: Any, limits: dict[str, Any],
+         games: tuple[str, ...] | None = None) -> None:
     """The worker's loop: receive ``(number, job)``, send ``(number, reply)``; a stopped job's
-    reply has status 0."""
+    reply has status 0. ``games``: the import paths of the games the server offers (``None``:
+    the registry's), imported here as the server imported them."""
     global _current  # noqa: PLW0603 - the one job running in this process
     os.setpgrp()
     signal.signal(signal.SIGINT, _handler(stop))
-    workshop = Workshop(api_parser(), ServerLimits(**limits))
+    workshop = Workshop(offered_games(games), ServerLimits(**limits))
     with without_blas_probe():
         while True:
             try:
