@@ -401,7 +401,7 @@ def test_no_body_gets_a_500(client: TestClient, path: str, game: str,
 
 # -- the schema: every malformed field gets 422, every error is documented --------------------
 
-POST_ENDPOINTS = {
+POST_ENDPOINTS: dict[str, dict[str, Any]] = {
     "position": {"game": "tictactoe"},
     "tree": {"game": "tictactoe", "depth": 1},
     "solve": {"game": "bones", "tier": "python"},
@@ -504,7 +504,8 @@ def test_lone_surrogates_get_422_never_500(client: TestClient, path: str, body: 
 
 def test_a_pair_of_surrogates_is_a_character_and_is_read(client: TestClient) -> None:
     # "\ud83d\ude00" is one character (an emoji) written as UTF-16 in JSON: valid Unicode.
-    answer = client.post("/api/position", content=b'{"game": "tictactoe", "moves": "\\ud83d\\ude00"}',
+    body = b'{"game": "tictactoe", "moves": "\\ud83d\\ude00"}'
+    answer = client.post("/api/position", content=body,
                          headers={"Content-Type": "application/json"})
     assert answer.status_code == 400, answer.text
     assert "\U0001f600" in answer.json()["detail"]
@@ -616,7 +617,7 @@ def test_a_game_of_a_test_module_is_searched_by_the_workers(served: TestClient) 
 def test_games_given_by_a_wrong_path_are_refused_at_once() -> None:
     from gametree.registry import UnknownGameError  # noqa: PLC0415
 
-    with pytest.raises(UnknownGameError, match="cannot import the game module 'tests.nowhere'"):
+    with pytest.raises(UnknownGameError, match=r"cannot import the game module 'tests\.nowhere'"):
         create_app(games=["tests.nowhere:SPEC"])
     with pytest.raises(UnknownGameError, match="names no GameSpec"):
         create_app(games=["tests.served_game:Kayles"])

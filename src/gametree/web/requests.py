@@ -174,8 +174,8 @@ def _field(option: SearchOption) -> tuple[Any, Any]:
         return (seconds(**bound) | None,
                 Field(default=None, description=described))
     if option.kind == "whole":
-        limits: dict[str, Any] = {key: value for key, value in (("ge", option.minimum), ("le", option.maximum))
-                  if value is not None}
+        bounds = (("ge", option.minimum), ("le", option.maximum))
+        limits: dict[str, Any] = {key: value for key, value in bounds if value is not None}
         return (whole_number(**limits) | None,
                 Field(default=None, description=described))
     raise TypeError(f"the search option {option.name} ({option.kind}) has no request field")
