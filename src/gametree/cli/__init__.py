@@ -25,13 +25,9 @@ from ..compiled.interrupt import end_process_on_fragile_sigint
 from ..compiled.startup import without_blas_probe
 from ..frontend import option_error_text
 from ..game import GameError
-from ..options import OptionError, option_names
+from ..options import OptionError
 from . import caching, checking, counting, database, listing, play, searching, serving
 from .parser import CliParser
-
-FLAGS = option_names("cli")
-"""The command line's names of the search options, for :class:`OptionError` messages (made
-from the options' declarations: :attr:`gametree.options.SearchOption.flag`)."""
 
 
 def _announce(message: str) -> None:
