@@ -6,6 +6,7 @@ command line); the search service (:mod:`gametree.service`) runs it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -32,10 +33,17 @@ class Algorithm:
         """The search options it takes beyond those every algorithm takes: read from the
         options' declarations (:class:`gametree.options.SearchOption`), which name the
         algorithms that take each option."""
-        from .options import declared_options  # noqa: PLC0415 - options names the algorithms
+        return _options_of(self.name)
 
-        return frozenset(item.name for item in declared_options()
-                         if item.algorithms is not None and self.name in item.algorithms)
+
+@functools.cache
+def _options_of(name: str) -> frozenset[str]:
+    """The options of :class:`gametree.SearchOptions` that name the algorithm ``name`` (its
+    fields are fixed when the class is made, so the answer is kept)."""
+    from .options import declared_options  # noqa: PLC0415 - options names the algorithms
+
+    return frozenset(item.name for item in declared_options()
+                     if item.algorithms is not None and name in item.algorithms)
 
 
 ALGORITHMS: dict[str, Algorithm] = {
