@@ -199,7 +199,7 @@ def build_router(pool: SearchPool, workshop: Workshop, models: Models) -> APIRou
     async def solve(body: PositionRequest, http: Request) -> Response:
         """As ``gametree solve GAME ... --json``."""
         return await searched(http, checked(
-            lambda r: search_job("solve", r, specs, limits), body))
+            lambda r: search_job("solve", r, specs, limits, models), body))
 
     @router.post("/analyze", summary="the exact value of every legal move",
                  responses=SEARCH_ERRORS)
@@ -207,7 +207,7 @@ def build_router(pool: SearchPool, workshop: Workshop, models: Models) -> APIRou
     async def analyze(body: PositionRequest, http: Request) -> Response:
         """As ``gametree analyze GAME ... --json``."""
         return await searched(http, checked(
-            lambda r: search_job("analyze", r, specs, limits), body))
+            lambda r: search_job("analyze", r, specs, limits, models), body))
 
     @router.post("/trace", summary="the search step by step (seed 004's log)",
                  responses=SEARCH_ERRORS)
@@ -215,12 +215,12 @@ def build_router(pool: SearchPool, workshop: Workshop, models: Models) -> APIRou
     async def trace(body: PositionRequest, http: Request) -> Response:
         """As ``gametree trace GAME ... --json``, plus ``log``: each event's log line."""
         return await searched(http, checked(
-            lambda r: search_job("trace", r, specs, limits), body))
+            lambda r: search_job("trace", r, specs, limits, models), body))
 
     @router.post("/move", summary="the engine's reply in a game", responses=SEARCH_ERRORS)
     @_body(models.move)
     async def move(body: PositionRequest, http: Request) -> Response:
         """The solve object of the engine's choice, plus ``position`` after its move."""
-        return await searched(http, checked(lambda r: move_job(r, specs, limits), body))
+        return await searched(http, checked(lambda r: move_job(r, specs, limits, models), body))
 
     return router

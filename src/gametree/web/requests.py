@@ -181,8 +181,9 @@ def _field(option: SearchOption) -> tuple[Any, Any]:
     raise TypeError(f"the search option {option.name} ({option.kind}) has no request field")
 
 
-def _web_options(names: tuple[str, ...] | None = None) -> tuple[SearchOption, ...]:
-    return tuple(option for option in declared_options(options_type())
+def _web_options(kind: type[SearchOptions], names: tuple[str, ...] | None = None
+                 ) -> tuple[SearchOption, ...]:
+    return tuple(option for option in declared_options(kind)
                  if option.web and option.kind != "object"
                  and (names is None or option.name in names))
 
@@ -199,18 +200,23 @@ class Models:
     when it is created (an option declared before then is a field of its requests)."""
 
     def __init__(self) -> None:
+        self.options_type = options_type()
+        """The options class the requests' search options are made of."""
+        self.fields = _web_options(self.options_type)
+        """The declared search options that are fields of a search request."""
         self.search: type[PositionRequest] = create_model(  # type: ignore[call-overload]
             "SearchRequest", __base__=PositionRequest,
             __doc__="A position and the search options of `gametree solve` (the command "
                     "line's flags, as words: `--no-distance` is `no_distance`).",
-            **{option.api_name: _field(option) for option in _web_options()})
+            **{option.api_name: _field(option) for option in self.fields})
         self.move: type[PositionRequest] = create_model(  # type: ignore[call-overload]
             "MoveRequest", __base__=PositionRequest,
             __doc__="A position in a game, and how strong the engine's reply should be.",
             strength=(Literal.__getitem__(STRENGTHS), Field(
                 default="perfect", description="perfect (to the end of the game, within the "
                 "server's time limit), depth (plies) or time (seconds per move)")),
-            **{option.api_name: _field(option) for option in _web_options(MOVE_OPTIONS)})
+            **{option.api_name: _field(option)
+               for option in _web_options(self.options_type, MOVE_OPTIONS)})
 
 
 # -- requests as jobs -------------------------------------------------------------------------
@@ -242,11 +248,11 @@ def position_job(command: str, request: PositionRequest, specs: Mapping[str, Gam
 
 
 def search_job(command: str, request: PositionRequest, specs: Mapping[str, GameSpec],
-               limits: ServerLimits) -> Job:
-    """The job of a ``solve``, ``analyze`` or ``trace`` request: its search options made from
-    the request's fields, within the server's limits."""
+               limits: ServerLimits, models: Models) -> Job:
+    """The job of a ``solve``, ``analyze`` or ``trace`` request (a ``models.search``): its
+    search options made from the request's fields, within the server's limits."""
     values: dict[str, Any] = {}
-    for option in _web_options():
+    for option in models.fields:
         given = getattr(request, option.api_name)
         if option.kind == "switch":
             if given:
@@ -256,12 +262,12 @@ def search_job(command: str, request: PositionRequest, specs: Mapping[str, GameS
     values.setdefault("algorithm", TRACE_ALGORITHM if command == "trace" else ENGINE)
     if command == "analyze":
         values["exact_root"] = True
-    options = within_limits(options_type()(**values), limits)
+    options = within_limits(models.options_type(**values), limits)
     return position_job(command, request, specs, options)
 
 
 def move_job(request: PositionRequest, specs: Mapping[str, GameSpec],
-             limits: ServerLimits) -> Job:
+             limits: ServerLimits, models: Models) -> Job:
     """The job of a ``move`` request: the engine's reply at the strength asked for."""
     strength = getattr(request, "strength", "perfect")
     depth, time, seed = (getattr(request, name, None) for name in MOVE_OPTIONS)
@@ -274,7 +280,7 @@ def move_job(request: PositionRequest, specs: Mapping[str, GameSpec],
         if time is None:
             raise RequestError("strength time needs a time (seconds per move)")
         values["time"] = time
-    options = within_limits(options_type()(**values), limits)
+    options = within_limits(models.options_type(**values), limits)
     return position_job("move", request, specs, options)
 
 
