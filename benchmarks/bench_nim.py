@@ -70,7 +70,7 @@ def body(options: argparse.Namespace) -> list[tuple[str, Row, list[Row]]]:
     rows = options.rows
     try:
         game = registry.make("nim", rows=rows, misere=True)
-    except registry.OptionError as error:
+    except registry.GameOptionError as error:
         raise BenchmarkError(str(error)) from None
     reference = solved_reference(options, algorithm,
                                  lambda: registry.make("nim", rows=rows, misere=True), answer_of)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from gametree import Game, search
 from gametree.game import IllegalMoveError, PositionError
 from gametree.games.connect4 import C4State, ConnectFour, pons_score, read_pons_line
-from gametree.registry import OptionError, get, make, play_moves
+from gametree.registry import GameOptionError, get, make, play_moves
 from gametree.result import Bound
 from gametree.values import HEURISTIC_LIMIT
 
@@ -206,7 +206,7 @@ def test_heuristic_is_centre_weighted_and_symmetric() -> None:
 
 def test_options_are_checked() -> None:
     for options in ({"width": 3}, {"height": 10}):
-        with pytest.raises(OptionError, match="from 4 to 9"):
+        with pytest.raises(GameOptionError, match="from 4 to 9"):
             make("connect4", **options)
 
 

@@ -15,7 +15,7 @@ from gametree import search
 from gametree.algorithms import ENGINE
 from gametree.game import IllegalMoveError
 from gametree.games.subtraction import SubtractionGame, parse_takes
-from gametree.registry import OptionError, make, play_moves
+from gametree.registry import GameOptionError, make, play_moves
 from tests.game_support import mover_values_by_induction
 
 ALGORITHMS = ("minimax", "alphabeta", ENGINE)
@@ -114,9 +114,9 @@ def test_options_are_checked() -> None:
     for bad in ("", "0,1", "a,b"):
         with pytest.raises(ValueError):
             parse_takes(bad)
-    with pytest.raises(OptionError):
+    with pytest.raises(GameOptionError):
         make("subtraction", heap=-1)
-    with pytest.raises(OptionError):
+    with pytest.raises(GameOptionError):
         make("bones", takes=(1, 2))
 
 

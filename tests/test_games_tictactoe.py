@@ -13,7 +13,7 @@ from gametree import search
 from gametree.algorithms import ENGINE
 from gametree.game import IllegalMoveError, PositionError
 from gametree.games.tictactoe import Board, MNKGame, board_symmetries
-from gametree.registry import OptionError, make, play_moves
+from gametree.registry import GameOptionError, make, play_moves
 from gametree.values import HEURISTIC_LIMIT
 
 SEED_003 = "x o x / o o x / _ _ _"
@@ -129,7 +129,7 @@ def test_render_numbers_rows_and_columns() -> None:
     ("xqx/___/___", "not x, o or _"),
 ])
 def test_impossible_boards_are_refused(board: str, reason: str) -> None:
-    with pytest.raises(OptionError, match=reason):
+    with pytest.raises(GameOptionError, match=reason):
         make("tictactoe", board=board)
     with pytest.raises(PositionError):
         MNKGame().parse_board(board)
@@ -139,9 +139,9 @@ def test_mnk_options() -> None:
     game = make("tictactoe", rows=4, cols=5, k=4)
     assert isinstance(game, MNKGame)
     assert len(game.lines) == 4 * 2 + 5 * 1 + 2 * 2  # rows, columns, both diagonals
-    with pytest.raises(OptionError, match="k must be"):
+    with pytest.raises(GameOptionError, match="k must be"):
         make("tictactoe", k=4)
-    with pytest.raises(OptionError, match="rows must be"):
+    with pytest.raises(GameOptionError, match="rows must be"):
         make("tictactoe", rows=0)
 
 

@@ -167,59 +167,63 @@ def test_tree_drawing_of_a_tree_a_json_document_and_a_game(client: TestClient) -
     assert len(game) == 10 and game[1]["role"] == "MIN"
 
 
-# -- bad input: the command line's message, never a 500 ------------------------------------
+# -- bad input: one line in the API's words, never a 500 -------------------------------------
 
 BAD = [
-    ("solve", {"game": "chess"}, ["solve", "chess"]),
-    ("solve", {"game": "tictactoe", "depth": "x"}, ["solve", "tictactoe", "--depth=x"]),
-    ("solve", {"game": "tictactoe", "depth": -1}, ["solve", "tictactoe", "--depth=-1"]),
-    ("solve", {"game": "tictactoe", "time": "0"}, ["solve", "tictactoe", "--time=0"]),
-    ("solve", {"game": "tictactoe", "algorithm": "best"},
-     ["solve", "tictactoe", "--algorithm=best"]),
-    ("solve", {"game": "tictactoe", "weak": True, "depth": 2},
-     ["solve", "tictactoe", "--weak", "--depth=2"]),
-    ("solve", {"game": "tictactoe", "algorithm": "minimax", "fail_hard": True},
-     ["solve", "tictactoe", "--algorithm=minimax", "--fail-hard"]),
+    # Input only the game or the search can judge: 400, the message the command line gives
+    # for the same input where no option is named.
     ("solve", {"game": "tictactoe", "moves": "1,1 1,1"}, ["solve", "tictactoe", "--moves=1,1 1,1"]),
     ("solve", {"game": "connect4", "moves": "--json"}, ["solve", "connect4", "--moves=--json"]),
-    ("analyze", {"game": "nim", "options": {"rows": "1,x"}}, ["analyze", "nim", "--rows=1,x"]),
     ("trace", {"game": "tree", "options": {"leaves": "3 5 2"}},
      ["trace", "tree", "--leaves=3 5 2"]),
-    ("trace", {"game": "tree", "options": {"nested": "[[1,"}}, ["trace", "tree", "--nested=[[1,"]),
-    ("solve", {"game": "connect4", "options": {"width": "12"}},
-     ["solve", "connect4", "--width=12"]),
 ]
 
 
 @pytest.mark.parametrize(("path", "body", "argv"), BAD, ids=[" ".join(row[2]) for row in BAD])
-def test_bad_input_gets_400_and_the_command_lines_message(
+def test_bad_positions_get_400_and_the_command_lines_message(
         client: TestClient, capsys: pytest.CaptureFixture[str], path: str, body: dict[str, Any],
         argv: list[str]) -> None:
     answer = client.post(f"/api/{path}", json=body)
     assert answer.status_code == 400, answer.text
-    if argv[1] == "chess":
-        assert answer.json()["detail"].startswith("unknown game 'chess'; games: tictactoe")
-    else:
-        assert answer.json()["detail"] == cli_error(capsys, *argv)
+    assert answer.json()["detail"] == cli_error(capsys, *argv)
 
 
-@pytest.mark.parametrize(("body", "status", "words"), [
+@pytest.mark.parametrize(("body", "status", "detail"), [
+    ({"game": "chess"}, 400, "unknown game 'chess'; games: tictactoe, "),
+    ({"game": "tictactoe", "depth": "x"}, 422, "depth: Input should be a valid integer"),
+    ({"game": "tictactoe", "depth": -1}, 422, "depth: Input should be greater than or equal to 0"),
+    ({"game": "tictactoe", "time": "0"}, 422, "time: Input should be greater than 0"),
+    ({"game": "tictactoe", "algorithm": "best"}, 422,
+     "algorithm: Input should be 'minimax', 'alphabeta', 'negamax' or 'engine'"),
+    ({"game": "tictactoe", "weak": True, "depth": 2}, 400,
+     "weak proves the result of the game: it takes no depth, time or nodes"),
+    ({"game": "tictactoe", "algorithm": "minimax", "fail_hard": True}, 400,
+     "fail_hard is an option of alphabeta, not minimax"),
+    ({"game": "tictactoe", "algorithm": "minimax", "tier": "compiled"}, 400,
+     "tier \"compiled\": the compiled tier runs the engine, not algorithm minimax"),
+    ({"game": "nim", "options": {"rows": "1,x"}}, 400,
+     "nim option rows: expected stick counts separated by commas"),
+    ({"game": "tree", "options": {"nested": "[[1,"}}, 400, "tree: not valid JSON"),
+    ({"game": "connect4", "options": {"width": "12"}}, 400,
+     "connect4 option width: expected a whole number from 4 to 9, got '12'"),
     ({"game": "tictactoe", "colour": "red"}, 422, "colour: Extra inputs are not permitted"),
     ({"game": 7}, 422, "game: Input should be a valid string"),
     ({"game": "nim", "options": {"heap": "3"}}, 400, "nim has no option heap"),
-    ({"game": "nim", "options": {"misere": "yes"}}, 400, "--misere is a switch"),
+    ({"game": "nim", "options": {"misere": "yes"}}, 400,
+     "nim option misere: a switch: give true or false, got 'yes'"),
     ({"game": "tree", "options": {"file": "/etc/passwd"}}, 400, "the API does not read"),
     ({"game": "tictactoe", "tree": [1, 2]}, 400, "not tictactoe's"),
     ({"game": "tree", "tree": {"nested": [[1, 2]]}, "options": {"leaves": "1 2"}}, 400,
      "not both"),
     ({"game": "tree", "tree": {"rooted": 1}}, 400, "needs one of the keys"),
 ])
-def test_bad_bodies_get_a_one_line_4xx(client: TestClient, body: dict[str, Any], status: int,
-                                       words: str) -> None:
+def test_bad_bodies_get_a_one_line_4xx_in_the_apis_words(
+        client: TestClient, body: dict[str, Any], status: int, detail: str) -> None:
     answer = client.post("/api/solve", json=body)
     assert answer.status_code == status, answer.text
-    assert words in answer.json()["detail"]
+    assert detail in answer.json()["detail"]
     assert "\n" not in answer.json()["detail"]
+    assert "argument" not in answer.json()["detail"]
 
 
 def test_malformed_json_and_wrong_methods_are_4xx(client: TestClient) -> None:
@@ -392,3 +396,234 @@ def test_no_body_gets_a_500(client: TestClient, path: str, game: str,
     assert "Traceback" not in answer.text
 
 
+
+
+# -- the schema: every malformed field gets 422, every error is documented --------------------
+
+POST_ENDPOINTS: dict[str, dict[str, Any]] = {
+    "position": {"game": "tictactoe"},
+    "tree": {"game": "tictactoe", "depth": 1},
+    "solve": {"game": "bones", "tier": "python"},
+    "analyze": {"game": "bones", "tier": "python"},
+    "trace": {"game": "bones", "tier": "python", "depth": 1},
+    "move": {"game": "bones"},
+}
+"""A good body for each POST endpoint (each answers it with 200)."""
+
+MALFORMED: list[tuple[str, dict[str, Any], str]] = [
+    # (endpoints it applies to: "all" or "search"/"move"/"tree", changes to the body, field)
+    ("all", {"game": 7}, "game"),
+    ("all", {"moves": ["4", "4"]}, "moves"),
+    ("all", {"options": {"heap": [[1]]}}, "options.heap"),
+    ("all", {"options": ["heap"]}, "options"),
+    ("all", {"tree": "A B"}, "tree"),
+    ("all", {"colour": "red"}, "colour"),
+    ("all", {"Depth": 1}, "Depth"),
+    ("tree", {"depth": -5}, "depth"),
+    ("tree", {"depth": "two"}, "depth"),
+    ("tree", {"depth": 1.5}, "depth"),
+    ("tree", {"depth": True}, "depth"),
+    ("search", {"depth": -5}, "depth"),
+    ("search", {"depth": "x"}, "depth"),
+    ("search", {"depth": 2.5}, "depth"),
+    ("search", {"time": 0}, "time"),
+    ("search", {"time": -1.5}, "time"),
+    ("search", {"time": "soon"}, "time"),
+    ("search", {"nodes": 0}, "nodes"),
+    ("search", {"nodes": 10**19}, "nodes"),
+    ("search", {"seed": "x"}, "seed"),
+    ("search", {"seed": 1.5}, "seed"),
+    ("search", {"algorithm": "best"}, "algorithm"),
+    ("search", {"tier": "gpu"}, "tier"),
+    ("search", {"weak": "yes"}, "weak"),
+    ("search", {"exact": 1}, "exact"),
+    ("search", {"no_distance": None}, "no_distance"),
+    ("search", {"threads": 2}, "threads"),  # not a field of the API: the server keeps its own
+    ("search", {"strength": "depth"}, "strength"),
+    ("move", {"strength": "strong"}, "strength"),
+    ("move", {"depth": -5}, "depth"),
+    ("move", {"time": 0}, "time"),
+    ("move", {"algorithm": "minimax"}, "algorithm"),
+]
+
+
+def _malformed_cases() -> list[tuple[str, dict[str, Any], str]]:
+    cases = []
+    for scope, change, field in MALFORMED:
+        for path in POST_ENDPOINTS:
+            kind = {"solve": "search", "analyze": "search", "trace": "search"}.get(path, path)
+            if scope in ("all", kind):
+                cases.append((path, change, field))
+    return cases
+
+
+@pytest.mark.parametrize(("path", "change", "field"), _malformed_cases(),
+                         ids=[f"{path}-{json.dumps(change)}" for path, change, _ in
+                              _malformed_cases()])
+def test_every_malformed_field_gets_422_naming_the_field(
+        client: TestClient, path: str, change: dict[str, Any], field: str) -> None:
+    answer = client.post(f"/api/{path}", json={**POST_ENDPOINTS[path], **change})
+    assert answer.status_code == 422, answer.text
+    detail = answer.json()["detail"]
+    assert set(answer.json()) == {"detail"} and isinstance(detail, str)
+    assert detail.startswith(f"{field}") and "\n" not in detail, detail
+    assert "argument" not in detail and "--" not in detail
+
+
+@pytest.mark.parametrize("path", POST_ENDPOINTS)
+def test_the_good_bodies_of_the_malformed_table_are_answered(client: TestClient,
+                                                             path: str) -> None:
+    answer = client.post(f"/api/{path}", json=POST_ENDPOINTS[path])
+    assert answer.status_code == 200, answer.text
+
+
+SURROGATE_BODIES = [
+    b'{"game": "\\ud800"}',
+    b'{"game": "tictactoe", "moves": "1,1 \\ud800"}',
+    b'{"game": "nim", "options": {"\\udfff": "1"}}',
+    b'{"game": "nim", "options": {"rows": "1,\\ud800"}}',
+    b'{"game": "nim", "options": {"rows": ["\\ud800"]}}',
+    b'{"game": "tree", "tree": {"root": "A", "children": {"A": ["\\ud800"]}}}',
+    b'{"game": "tictactoe", "\\ud800": 1}',
+    b'{"game": "tictactoe", "moves": "\\ud83d"}',
+]
+"""Bodies with a lone surrogate (JSON's ``\\ud800``: no UTF-8 text holds one) in every kind of
+text: a field, a game option's name and value, a list, a tree, an unknown field's name. Sent
+as bytes: a client library may refuse to encode them."""
+
+
+@pytest.mark.parametrize("path", POST_ENDPOINTS)
+@pytest.mark.parametrize("body", SURROGATE_BODIES, ids=lambda body: body.decode())
+def test_lone_surrogates_get_422_never_500(client: TestClient, path: str, body: bytes) -> None:
+    answer = client.post(f"/api/{path}", content=body,
+                         headers={"Content-Type": "application/json"})
+    assert answer.status_code == 422, answer.text
+    assert "not valid Unicode" in answer.json()["detail"]
+
+
+def test_a_pair_of_surrogates_is_a_character_and_is_read(client: TestClient) -> None:
+    # "\ud83d\ude00" is one character (an emoji) written as UTF-16 in JSON: valid Unicode.
+    body = b'{"game": "tictactoe", "moves": "\\ud83d\\ude00"}'
+    answer = client.post("/api/position", content=body,
+                         headers={"Content-Type": "application/json"})
+    assert answer.status_code == 400, answer.text
+    assert "\U0001f600" in answer.json()["detail"]
+
+
+def _resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in schema:
+        target: Any = document
+        for part in schema["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        schema = target
+    return schema
+
+
+def test_the_openapi_document_validates_and_states_types_ranges_and_enums(
+        client: TestClient) -> None:
+    from openapi_spec_validator import validate  # noqa: PLC0415
+
+    document = client.get("/openapi.json").json()
+    validate(document)
+    schemas = document["components"]["schemas"]
+    search = schemas["SearchRequest"]["properties"]
+
+    def kinds(field: dict[str, Any]) -> list[dict[str, Any]]:
+        return [item for item in field.get("anyOf", [field]) if item.get("type") != "null"]
+
+    assert kinds(search["depth"]) == [{"type": "integer", "minimum": 0}]
+    assert kinds(search["time"]) == [{"type": "number", "exclusiveMinimum": 0}]
+    assert kinds(search["nodes"]) == [{"type": "integer", "minimum": 1, "maximum": 10**18}]
+    assert kinds(search["seed"]) == [{"type": "integer"}]
+    assert kinds(search["algorithm"])[0]["enum"] == ["minimax", "alphabeta", "negamax",
+                                                     "engine"]
+    assert kinds(search["tier"])[0]["enum"] == ["auto", "python", "compiled"]
+    for switch in ("no_distance", "fail_hard", "exact", "weak"):
+        assert search[switch]["type"] == "boolean"
+    assert "threads" not in search and "tuning" not in search
+    move = schemas["MoveRequest"]["properties"]
+    assert move["strength"]["enum"] == ["perfect", "depth", "time"]
+    assert set(move) == {"game", "options", "tree", "moves", "strength", "depth", "time",
+                         "seed"}
+    for name in ("PositionRequest", "TreeRequest", "SearchRequest", "MoveRequest"):
+        assert schemas[name]["additionalProperties"] is False
+    assert "HTTPValidationError" not in schemas  # FastAPI's 422 body, which is never sent
+
+
+def test_every_post_endpoint_documents_the_errors_it_sends(client: TestClient) -> None:
+    import jsonschema  # noqa: PLC0415
+
+    document = client.get("/openapi.json").json()
+    sent: dict[str, dict[int, Any]] = {path: {} for path in POST_ENDPOINTS}
+    for path, good in POST_ENDPOINTS.items():
+        sent[path][422] = client.post(f"/api/{path}", json={**good, "colour": 1})
+        sent[path][400] = client.post(f"/api/{path}", json={**good, "game": "chess"})
+        sent[path][413] = client.post(f"/api/{path}", json={**good, "moves": "1 " * 3000})
+    for path, answers in sent.items():
+        operation = document["paths"][f"/api/{path}"]["post"]
+        documented = operation["responses"]
+        expected = {"200", "400", "413", "422"} | ({"503"} if path not in ("position", "tree")
+                                                   else set())
+        assert set(documented) == expected, path
+        for status, answer in answers.items():
+            assert answer.status_code == status, (path, answer.text)
+            schema = _resolve(document, documented[str(status)]["content"]["application/json"]
+                              ["schema"])
+            jsonschema.validate(answer.json(), schema)
+            assert schema["required"] == ["detail"]
+
+
+# -- the games a server offers: given by import path ------------------------------------------
+
+SERVED = ["tests.served_game", "tests.served_game:SMALL", "gametree.games.nim"]
+"""A game of a test module (its ``SPEC``), a second spec of that module, a built-in game."""
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[TestClient]:
+    limits = ServerLimits(max_time=3.0, workers=1, queue_size=2)
+    with TestClient(create_app(limits, games=SERVED), raise_server_exceptions=False) as test:
+        yield test
+
+
+def test_a_server_offers_the_games_it_is_given(served: TestClient) -> None:
+    assert [game["name"] for game in served.get("/api/games").json()] == ["kayles", "kayles3",
+                                                                          "nim"]
+    assert served.get("/play/kayles").status_code == 200
+    refused = served.post("/api/solve", json={"game": "tictactoe"})
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == "unknown game 'tictactoe'; games: kayles, kayles3, nim"
+    assert served.get("/play/tictactoe").status_code == 404
+
+
+def test_a_game_of_a_test_module_is_searched_by_the_workers(served: TestClient) -> None:
+    # Kayles on 5 pins: the first player wins by taking the middle pin (then mirroring).
+    solved = served.post("/api/solve", json={"game": "kayles"})
+    assert solved.status_code == 200, solved.text
+    assert (solved.json()["outcome"], solved.json()["best_move"]) == ("win", "3")
+    analysed = served.post("/api/analyze", json={"game": "kayles", "options": {"pins": 4},
+                                                 "moves": "2-3"}).json()
+    assert analysed["outcome"] == "loss"  # 1 and 4 are left, apart: the mover loses
+    reply = served.post("/api/move", json={"game": "kayles3", "moves": "1"}).json()
+    assert reply["best_move"] == "2-3" and reply["position"]["over"]
+    position = served.post("/api/position", json={"game": "kayles", "moves": "1-2 5"}).json()
+    assert [move["text"] for move in position["moves"]] == ["3", "4", "3-4"]
+    bad = served.post("/api/solve", json={"game": "kayles", "options": {"pins": 13}})
+    assert bad.status_code == 400
+    assert bad.json()["detail"] == "kayles option pins: expected 1 to 12 pins, got '13'"
+
+
+def test_games_given_by_a_wrong_path_are_refused_at_once() -> None:
+    from gametree.registry import UnknownGameError  # noqa: PLC0415
+
+    with pytest.raises(UnknownGameError, match=r"cannot import the game module 'tests\.nowhere'"):
+        create_app(games=["tests.nowhere:SPEC"])
+    with pytest.raises(UnknownGameError, match="names no GameSpec"):
+        create_app(games=["tests.served_game:Kayles"])
+
+
+def test_serve_refuses_a_wrong_game_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--game", "tests.served_game:NOTHING", "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gametree serve: error: 'tests.served_game:NOTHING' names no GameSpec")
+    assert len(err.splitlines()) == 1

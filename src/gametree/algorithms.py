@@ -6,6 +6,7 @@ command line); the search service (:mod:`gametree.service`) runs it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,28 +20,42 @@ ENGINE = "engine"
 
 @dataclass(frozen=True)
 class Algorithm:
-    """A named search and the options it understands beyond depth, distance scoring and seed."""
+    """A named search."""
 
     name: str
     summary: str
     run: Callable[..., SearchResult[Any]] | None
     """The reference algorithm's function; ``None`` for the engine, which the search service
     runs on whichever tier suits the game."""
-    options: frozenset[str] = frozenset()
+
+    @property
+    def options(self) -> frozenset[str]:
+        """The search options it takes beyond those every algorithm takes: read from the
+        options' declarations (:class:`gametree.options.SearchOption`), which name the
+        algorithms that take each option."""
+        return _options_of(self.name)
+
+
+@functools.cache
+def _options_of(name: str) -> frozenset[str]:
+    """The options of :class:`gametree.SearchOptions` that name the algorithm ``name`` (its
+    fields are fixed when the class is made, so the answer is kept)."""
+    from .options import declared_options  # noqa: PLC0415 - options names the algorithms
+
+    return frozenset(item.name for item in declared_options()
+                     if item.algorithms is not None and name in item.algorithms)
 
 
 ALGORITHMS: dict[str, Algorithm] = {
     algorithm.name: algorithm
     for algorithm in (
         Algorithm("minimax", "plain minimax, MAX/MIN form: every move searched", minimax),
-        Algorithm("alphabeta", "alpha-beta pruning, MAX/MIN form (seed 004)", alphabeta,
-                  frozenset({"fail_soft", "exact_root"})),
+        Algorithm("alphabeta", "alpha-beta pruning, MAX/MIN form (seed 004)", alphabeta),
         Algorithm("negamax", "negamax with fail-soft alpha-beta, one function for both sides",
-                  negamax, frozenset({"exact_root"})),
+                  negamax),
         Algorithm(ENGINE, "the engine: alpha-beta with transposition table, move ordering, "
                   "iterative deepening and time control, compiled when the game has a kernel "
-                  "(docs/engine.md)", None,
-                  frozenset({"exact_root", "time", "nodes", "weak", "tuning"})),
+                  "(docs/engine.md)", None),
     )
 }
 """The algorithms ``--algorithm`` can name."""

@@ -15,12 +15,14 @@ it once and searches any number of positions with it::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from typing import Literal
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import Field, dataclass, field, fields
+from dataclasses import replace as replaced
+from typing import Any, Literal
 
 from .algorithms import ALGORITHMS, ENGINE
-from .engine.limits import Limits
+from .engine.limits import MAX_NODES
 
 TierChoice = Literal["auto", "python", "compiled"]
 """Which tier to search on: ``auto`` (the compiled one when the game has a kernel and the
@@ -36,29 +38,28 @@ MAX_THREADS = 64
 engine's own limit (``gametree.compiled.engine.MAX_THREADS``) is the same."""
 
 
-OPTION_NAMES: Mapping[str, str] = {
-    "algorithm": "algorithm", "depth": "depth", "time": "time", "nodes": "nodes",
-    "weak": "weak", "exact_root": "exact_root", "seed": "seed", "tier": "tier",
-    "fail_hard": "fail_soft=False", "tuning": "tuning", "compiled": "tier='compiled'",
-    "threads": "threads",
-}
-"""How :class:`OptionError` messages name the options in Python (a front-end passes its own
-names to :meth:`OptionError.text`: the command line says ``--fail-hard``)."""
-
-
 class OptionError(ValueError):
     """Options that cannot go together, or that cannot search a game; the message names the
     options at fault in the words of whoever reads it (:meth:`text`)."""
 
     def __init__(self, template: str, **details: object) -> None:
         self.template = template
-        """The message with ``{option}`` placeholders (keys of :data:`OPTION_NAMES`)."""
+        """The message with ``{option}`` placeholders: a search option's field name, or
+        ``compiled`` (``tier='compiled'``); see :func:`option_names`."""
         self.details = details
         super().__init__(self.text(OPTION_NAMES))
 
     def text(self, names: Mapping[str, str]) -> str:
-        """The message with the options called by ``names``."""
-        return self.template.format(**names, **self.details)
+        """The message with the options called by ``names`` (an option ``names`` leaves out
+        keeps its field name)."""
+        return self.template.format_map(_Names({**names, **self.details}))
+
+
+class _Names(dict[str, object]):
+    """Placeholders of an :class:`OptionError` message: a name not given stays as it is."""
+
+    def __missing__(self, key: str) -> str:
+        return key
 
 
 def _check_flag(name: str, value: object) -> None:
@@ -122,6 +123,247 @@ class EngineTuning:
 DEFAULT_TUNING = EngineTuning()
 
 
+
+
+# -- the declaration of the search options ----------------------------------------------------
+
+OptionKind = Literal["choice", "whole", "seconds", "switch", "object"]
+"""What values an option takes: one of a few names (``choice``), a whole number (``whole``),
+a number of seconds (``seconds``), true or false (``switch``), or an object of a given class
+that no front-end types in (``object``: the engine's tuning)."""
+
+Front = Literal["python", "cli", "api"]
+"""Who reads an option's name in a message: Python code, the command line, the web API."""
+
+
+@dataclass(frozen=True)
+class SearchOption:
+    """The declaration of one search option: everything a front-end needs to offer it, and
+    everything :class:`SearchOptions` checks of it.
+
+    Each field of :class:`SearchOptions` carries one (made with :func:`option`); the command
+    line's flags (:func:`gametree.cli.parser.add_search_options`), the web API's request fields
+    (:mod:`gametree.web.requests`), the names in error messages (:func:`option_names`), each
+    algorithm's options (:attr:`gametree.algorithms.Algorithm.options`) and the checks of
+    :class:`SearchOptions` are made from these declarations, so an option is declared once.
+    """
+
+    kind: OptionKind
+    """What values it takes."""
+
+    help: str
+    """One or two sentences for ``--help`` and the API's schema."""
+
+    flag: str | None = None
+    """The command line's flag (``--depth``); a ``switch`` whose default is ``True`` is
+    turned off by it (``--no-distance``), any other switch on (``--exact``). The web API
+    calls the option by the flag's words (``no_distance``, ``exact``). ``None``: no front-end
+    offers it as a value (the engine's tuning)."""
+
+    metavar: str | None = None
+    """The placeholder in help (``N``, ``SECONDS``)."""
+
+    minimum: int | None = None
+    """``whole``: the smallest value allowed."""
+
+    maximum: int | None = None
+    """``whole``: the largest value allowed."""
+
+    positive: bool = False
+    """``seconds``: more than zero (else zero or more)."""
+
+    choices: tuple[str, ...] = ()
+    """``choice``: the names allowed."""
+
+    named: tuple[tuple[str, int], ...] = ()
+    """``whole``: words the command line reads as numbers (``auto`` threads is 0)."""
+
+    note: str = ""
+    """Words added to the range in messages (``(0: every core)``)."""
+
+    object_type: type | None = None
+    """``object``: the class its values have."""
+
+    algorithms: frozenset[str] | None = None
+    """The algorithms that take it (``None``: every one)."""
+
+    tiers: tuple[str, ...] = ("python", "compiled")
+    """The tiers that take it."""
+
+    refusal: str | None = None
+    """The :class:`OptionError` message when it is given to an algorithm not in
+    :attr:`algorithms` (placeholders: the options, ``{name}`` the algorithm, ``{count}`` the
+    value); ``None``: other algorithms ignore it (minimax's moves are exact already)."""
+
+    given: Callable[[Any], bool] | None = None
+    """Whether a value counts as given for :attr:`refusal` (default: unlike the default)."""
+
+    web: bool = True
+    """Whether the web API's search requests take it (a server keeps its own threads)."""
+
+    cli_name: str | None = None
+    """The command line's name in messages when the option has no :attr:`flag`."""
+
+    name: str = ""
+    """The field of :class:`SearchOptions` (set by :func:`declared_options`)."""
+
+    default: Any = None
+    """The field's default (set by :func:`declared_options`)."""
+
+    @property
+    def optional(self) -> bool:
+        """Whether ``None`` is allowed (the default is ``None``: no limit, no seed)."""
+        return self.default is None
+
+    @property
+    def inverted(self) -> bool:
+        """A switch that is on by default: its flag turns it off (``--no-distance``)."""
+        return self.kind == "switch" and self.default is True
+
+    @property
+    def api_name(self) -> str:
+        """The web API's name: the flag's words (``no_distance``), else the field's."""
+        if self.flag is None:
+            return self.name
+        return self.flag.lstrip("-").replace("-", "_")
+
+    def front_name(self, front: Front) -> str:
+        """How ``front`` names the option in messages (``fail_soft=False``, ``--fail-hard``,
+        ``fail_hard``)."""
+        if front == "api":
+            return self.api_name
+        if front == "cli":
+            return self.flag or self.cli_name or self.name
+        return f"{self.name}={not self.default}" if self.inverted else self.name
+
+    def range_text(self) -> str:
+        """The values allowed, in words (``a whole number within 0..64``)."""
+        if self.kind == "choice":
+            return f"one of {', '.join(self.choices)}"
+        if self.kind == "switch":
+            return "True or False"
+        if self.kind == "seconds":
+            return "a positive number of seconds" if self.positive else \
+                "a number of seconds >= 0"
+        if self.kind == "object":
+            return f"a {getattr(self.object_type, '__name__', 'value')}"
+        low, high = self.minimum, self.maximum
+        if low is not None and high is not None:
+            within = f"within {low}..{high}" if high - low <= 1000 else \
+                f"from {low:,} to {high:,}"
+        elif low is not None:
+            within = f">= {low}"
+        else:
+            within = ""
+        words = " ".join(part for part in ("a whole number", within, self.note) if part)
+        return words
+
+    def check(self, value: object) -> None:
+        """Raise :class:`ValueError` (naming the option and what it takes) unless ``value``
+        is one this option allows."""
+        if value is None and self.optional:
+            return
+        if not self.allows(value):
+            none = " or None" if self.optional else ""
+            if self.kind == "choice" and self.name == "algorithm":
+                raise ValueError(f"unknown algorithm {value!r}; algorithms: "
+                                 f"{', '.join(self.choices)}")
+            raise ValueError(f"{self.name} must be {self.range_text()}{none}, got {value!r}")
+
+    def allows(self, value: object) -> bool:
+        """Whether ``value`` (not ``None``) is of the option's kind and range."""
+        kind = self.kind
+        if kind == "switch":
+            return isinstance(value, bool)
+        if kind == "choice":
+            return isinstance(value, str) and value in self.choices
+        if kind == "object":
+            return self.object_type is not None and isinstance(value, self.object_type)
+        if isinstance(value, bool) or not isinstance(value, (int, float) if kind == "seconds"
+                                                     else int):
+            return False
+        if kind == "seconds":
+            return math.isfinite(value) and (value > 0 if self.positive else value >= 0)
+        return (self.minimum is None or value >= self.minimum) and \
+            (self.maximum is None or value <= self.maximum)
+
+    def takes(self, algorithm: str) -> bool:
+        """Whether ``algorithm`` takes this option."""
+        return self.algorithms is None or algorithm in self.algorithms
+
+
+def option(default: Any, declaration: SearchOption) -> Any:
+    """A :class:`SearchOptions` field with its default and its declaration (a subclass of
+    :class:`SearchOptions` declares a new option the same way)."""
+    return field(default=default, metadata={"option": declaration})
+
+
+_DECLARED: dict[type, tuple[SearchOption, ...]] = {}
+
+
+def declared_options(options_type: type[SearchOptions] | None = None
+                     ) -> tuple[SearchOption, ...]:
+    """The declarations of ``options_type``'s fields (default: :class:`SearchOptions`), in
+    field order, each with its name and default filled in."""
+    kind = SearchOptions if options_type is None else options_type
+    found = _DECLARED.get(kind)
+    if found is None:
+        found = tuple(_declaration(item) for item in fields(kind))
+        _DECLARED[kind] = found
+    return found
+
+
+def _declaration(item: Field[Any]) -> SearchOption:
+    declaration = item.metadata.get("option")
+    if not isinstance(declaration, SearchOption):
+        raise TypeError(f"the search option {item.name} has no declaration: make its field "
+                        f"with gametree.options.option(default, SearchOption(...))")
+    return replaced(declaration, name=item.name, default=item.default)
+
+
+def option_names(front: Front, options_type: type[SearchOptions] | None = None
+                 ) -> dict[str, str]:
+    """How ``front`` names each search option in :class:`OptionError` messages, by field
+    name (plus ``compiled``: the compiled tier asked for)."""
+    names = {item.name: item.front_name(front) for item in declared_options(options_type)}
+    names["compiled"] = {"python": "tier='compiled'", "cli": "--tier compiled",
+                         "api": "tier \"compiled\""}[front]
+    return names
+
+
+@dataclass(frozen=True)
+class _Checks:
+    """What :meth:`SearchOptions.__post_init__` checks, made once per options class from its
+    declarations (a search builds options on every call: the checks stay a short loop)."""
+
+    values: tuple[tuple[str, Any, Callable[[object], None]], ...]
+    """Each option's name, default (not checked again) and check."""
+
+    refusing: tuple[SearchOption, ...]
+    """The options that some algorithms refuse."""
+
+    takes_all: frozenset[str]
+    """The algorithms that take every option (no refusal to look for)."""
+
+
+_CHECKS: dict[type, _Checks] = {}
+
+
+def _checks_of(options_type: type[SearchOptions]) -> _Checks:
+    declarations = declared_options(options_type)
+    refusing = tuple(item for item in declarations if item.refusal is not None)
+    takes_all = frozenset(name for name in ALGORITHMS
+                          if all(item.takes(name) for item in refusing))
+    checks = _Checks(tuple((item.name, item.default, item.check) for item in declarations),
+                     refusing, takes_all)
+    _CHECKS[options_type] = checks
+    return checks
+
+
+def _more_than_one(threads: Any) -> bool:
+    return bool(threads > 1)
+
+
 @dataclass(frozen=True)
 class SearchOptions:
     """Everything a search can be asked, for any algorithm and either tier.
@@ -129,47 +371,86 @@ class SearchOptions:
     Budgets: ``depth`` (plies, then the game's heuristic), ``time`` (seconds) and ``nodes``;
     the answer is that of the deepest search completed. Without any, the game is solved to
     its end.
+
+    Each field is declared once, with :func:`option`: its kind, range, help, command-line flag
+    and the algorithms and tiers that take it (:class:`SearchOption`). The front-ends and the
+    checks here are made from those declarations.
     """
 
-    algorithm: str = ENGINE
+    algorithm: str = option(ENGINE, SearchOption(
+        "choice", "search algorithm", flag="--algorithm", choices=tuple(ALGORITHMS)))
     """``engine`` (the fast search, default), or a reference algorithm: ``minimax``,
     ``alphabeta``, ``negamax`` (:mod:`gametree.algorithms`)."""
 
-    depth: int | None = None
+    depth: int | None = option(None, SearchOption(
+        "whole", "look N plies ahead, then use the game's heuristic (default: search to the "
+        "end of the game)", flag="--depth", metavar="N", minimum=0))
     """Plies to look ahead; ``None`` searches to the end of the game."""
 
-    time: float | None = None
+    time: float | None = option(None, SearchOption(
+        "seconds", "think at most this long, then answer with the deepest search completed "
+        "(with or without a depth; the reference algorithms keep it approximately, by "
+        "iterative deepening)", flag="--time", metavar="SECONDS", positive=True))
     """Seconds for the whole search. The engine keeps it itself; the reference algorithms
     cannot stop half-way and keep it by iterative deepening, approximately."""
 
-    nodes: int | None = None
+    nodes: int | None = option(None, SearchOption(
+        "whole", "engine only: visit at most about N positions, then answer with the deepest "
+        "search completed", flag="--nodes", metavar="N", minimum=1, maximum=MAX_NODES,
+        algorithms=frozenset({ENGINE}),
+        refusal="{nodes} needs the engine: {name} cannot stop half-way"))
     """The most positions to visit (the engine only)."""
 
-    by_distance: bool = True
+    by_distance: bool = option(True, SearchOption(
+        "switch", "plain values: do not score wins and losses by their distance (reproduces "
+        "the seeds' numbers)", flag="--no-distance"))
     """Score wins and losses by their distance (a quick win beats a slow one); ``False``:
     plain values, as the game's ``outcome`` gives them."""
 
-    weak: bool = False
+    weak: bool = option(False, SearchOption(
+        "switch", "prove only win, draw or loss (faster on the compiled tier)", flag="--weak",
+        algorithms=frozenset({ENGINE}), refusal="{weak} needs the engine, not {name}"))
     """Prove only win, draw or loss (values 1, 0, -1): often faster. The engine only, to the
     end of the game."""
 
-    exact_root: bool = False
+    exact_root: bool = option(False, SearchOption(
+        "switch", "search every root move with a full window so that every move's value is "
+        "exact, not a bound", flag="--exact",
+        algorithms=frozenset({"alphabeta", "negamax", ENGINE})))
     """Give every root move its exact value, not just a bound (``analyze``)."""
 
-    seed: int | None = None
+    seed: int | None = option(None, SearchOption(
+        "whole", "break ties between equally good moves at random from seed N",
+        flag="--seed", metavar="N"))
     """Break ties between equally good moves at random from this seed (implies
     :attr:`exact_root`); ``None``: the first best move in move order."""
 
-    fail_soft: bool = True
+    fail_soft: bool = option(True, SearchOption(
+        "switch", "alphabeta only: return window bounds at pruned nodes (seed 004's "
+        "pseudo-code) instead of the best value seen", flag="--fail-hard",
+        algorithms=frozenset({"alphabeta"}),
+        refusal="{fail_soft} is an option of alphabeta, not {name}"))
     """``alphabeta`` only: ``False`` returns window bounds at pruned nodes (seed 004)."""
 
-    tier: TierChoice = "auto"
+    tier: TierChoice = option("auto", SearchOption(
+        "choice", "python: search the game's Python form; compiled: its compiled (numba) "
+        "form; auto (default): compiled when the game has one and the search is the "
+        "engine's, untraced", flag="--tier", choices=TIERS))
     """Where to search: ``auto``, ``python`` or ``compiled`` (see :data:`TierChoice`)."""
 
-    tuning: EngineTuning = field(default=DEFAULT_TUNING)
+    tuning: EngineTuning = option(DEFAULT_TUNING, SearchOption(
+        "object", "how the engine is built", object_type=EngineTuning,
+        algorithms=frozenset({ENGINE}), refusal="{tuning} does not apply to {name}",
+        web=False, cli_name="engine tuning"))
     """How the engine is built (the engine only)."""
 
-    threads: int = 1
+    threads: int = option(1, SearchOption(
+        "whole", "compiled tier: solve with N threads sharing one table (auto or 0: every "
+        "core; default 1); the value is the same, faster on a hard position",
+        flag="--threads", metavar="N", minimum=0, maximum=MAX_THREADS, named=(("auto", 0),),
+        note="(0: every core)", algorithms=frozenset({ENGINE}), tiers=("compiled",),
+        refusal="{threads}={count} needs the compiled engine, not {name}",
+        given=_more_than_one, web=False))
     """Threads searching one position, sharing one transposition table (the compiled tier
     only; ``0``: every core). They speed up solves to the end of the game (strong or weak);
     depth-limited and budgeted searches run on one thread. The value, outcome, distance and
@@ -178,52 +459,40 @@ class SearchOptions:
     error; ``0`` there means one thread."""
 
     def __post_init__(self) -> None:
-        if self.algorithm not in ALGORITHMS:
-            raise ValueError(f"unknown algorithm {self.algorithm!r}; algorithms: "
-                             f"{', '.join(ALGORITHMS)}")
-        Limits(self.depth, self.nodes, self.time)  # the limits' own checks
-        for name in ("by_distance", "weak", "exact_root", "fail_soft"):
-            _check_flag(name, getattr(self, name))
-        seed = self.seed
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ValueError(f"seed must be a whole number or None, got {seed!r}")
-        if self.tier not in TIERS:
-            raise ValueError(f"tier must be one of {', '.join(TIERS)}, got {self.tier!r}")
-        if not isinstance(self.tuning, EngineTuning):
-            raise ValueError(f"tuning must be an EngineTuning, got {self.tuning!r}")
-        threads = self.threads
-        if isinstance(threads, bool) or not isinstance(threads, int) or \
-                not 0 <= threads <= MAX_THREADS:
-            raise ValueError(f"threads must be a whole number within 0..{MAX_THREADS} "
-                             f"(0: every core), got {threads!r}")
+        checks = _CHECKS.get(type(self)) or _checks_of(type(self))
+        values = self.__dict__
+        for name, default, check in checks.values:
+            value = values[name]
+            if value is not default:
+                check(value)
+        algorithm = self.algorithm
+        if algorithm not in checks.takes_all:
+            for declaration in checks.refusing:
+                if declaration.takes(algorithm):
+                    continue
+                value = values[declaration.name]
+                given = declaration.given
+                if given(value) if given is not None else value != declaration.default:
+                    raise OptionError(str(declaration.refusal), name=algorithm, count=value)
         self._check_combination()
 
     def _check_combination(self) -> None:
-        algorithm = self.algorithm
-        engine = algorithm == ENGINE
-        if self.weak and not engine:
-            raise OptionError("{weak} needs the engine, not {name}", name=algorithm)
+        """The checks that concern more than one option."""
         if self.weak and (self.depth is not None or self.time is not None
                           or self.nodes is not None):
             raise OptionError("{weak} proves the result of the game: it takes no {depth}, "
                               "{time} or {nodes}")
-        if self.nodes is not None and not engine:
-            raise OptionError("{nodes} needs the engine: {name} cannot stop half-way",
-                              name=algorithm)
-        if not self.fail_soft and algorithm != "alphabeta":
-            raise OptionError("{fail_hard} is an option of alphabeta, not {name}",
-                              name=algorithm)
-        if self.tuning != DEFAULT_TUNING and not engine:
-            raise OptionError("{tuning} does not apply to {name}", name=algorithm)
-        if self.tier == "compiled" and not engine:
+        if self.tier == "compiled" and self.algorithm != ENGINE:
             raise OptionError("{compiled}: the compiled tier runs the engine, not {algorithm} "
-                              "{name}", name=algorithm)
-        if self.threads > 1 and not engine:
-            raise OptionError("{threads}={count} needs the compiled engine, not {name}",
-                              count=self.threads, name=algorithm)
+                              "{name}", name=self.algorithm)
         if self.threads > 1 and self.tier == "python":
             raise OptionError("{threads}={count} needs the compiled tier: the Python tier "
                               "searches on one thread", count=self.threads)
         if self.tier == "compiled" and self.tuning.python_only:
             raise OptionError("{compiled}: the compiled tier has none of the Python engine's "
                               "tuning settings but table_bits")
+
+
+OPTION_NAMES: Mapping[str, str] = option_names("python")
+"""How :class:`OptionError` messages name the options in Python (a front-end passes its own
+names to :meth:`OptionError.text`: the command line says ``--fail-hard``)."""

@@ -33,7 +33,7 @@ class UnknownGameError(GameError, KeyError):
         return str(self.args[0])
 
 
-class OptionError(GameError, ValueError):
+class GameOptionError(GameError, ValueError):
     """A game option has a value the game cannot use; the message says what it expects."""
 
 
@@ -120,21 +120,21 @@ class GameSpec:
     def make(self, **options: Any) -> Game[Any, Any]:
         """Build the game; options left out take their defaults.
 
-        Raises :class:`OptionError` for an unknown option or a value the game rejects.
+        Raises :class:`GameOptionError` for an unknown option or a value the game rejects.
         """
         known = {option.name: option for option in self.options}
         unknown = sorted(set(options) - set(known))
         if unknown:
-            raise OptionError(f"{self.name} has no option {', '.join(unknown)}; "
+            raise GameOptionError(f"{self.name} has no option {', '.join(unknown)}; "
                               f"options: {', '.join(known) or 'none'}")
         values = {name: option.default for name, option in known.items()}
         values.update(options)
         try:
             return self.build(**values)
-        except OptionError:
+        except GameOptionError:
             raise
         except (ValueError, GameError) as error:
-            raise OptionError(f"{self.name}: {error}") from None
+            raise GameOptionError(f"{self.name}: {error}") from None
 
 
 def _load(module_names: tuple[str, ...]) -> dict[str, GameSpec]:
@@ -143,6 +143,28 @@ def _load(module_names: tuple[str, ...]) -> dict[str, GameSpec]:
         spec = importlib.import_module(module_name).SPEC
         specs[spec.name] = spec
     return specs
+
+
+def spec_at(path: str) -> GameSpec:
+    """The :class:`GameSpec` an import path names: ``"package.module:NAME"``, or
+    ``"package.module"`` for the module's ``SPEC``. A game defined outside the package (a
+    user's, a test's) reaches a server and its worker processes this way.
+
+    Raises :class:`UnknownGameError` when the module cannot be imported or holds no spec
+    there.
+    """
+    module_name, _colon, attribute = path.partition(":")
+    attribute = attribute or "SPEC"
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise UnknownGameError(f"cannot import the game module {module_name!r} of {path!r}: "
+                               f"{error}") from None
+    spec = getattr(module, attribute, None)
+    if not isinstance(spec, GameSpec):
+        raise UnknownGameError(f"{path!r} names no GameSpec (module {module_name} has "
+                               f"{'no ' + attribute if spec is None else type(spec).__name__})")
+    return spec
 
 
 _REGISTRY: dict[str, GameSpec] = {}

@@ -23,18 +23,11 @@ from collections.abc import Iterator, Sequence
 from ..compiled.build import set_compile_listener
 from ..compiled.interrupt import end_process_on_fragile_sigint
 from ..compiled.startup import without_blas_probe
+from ..frontend import option_error_text
 from ..game import GameError
 from ..options import OptionError
 from . import caching, checking, counting, database, listing, play, searching, serving
 from .parser import CliParser
-
-FLAGS = {
-    "algorithm": "--algorithm", "depth": "--depth", "time": "--time", "nodes": "--nodes",
-    "weak": "--weak", "exact_root": "--exact", "seed": "--seed", "tier": "--tier",
-    "fail_hard": "--fail-hard", "tuning": "engine tuning", "compiled": "--tier compiled",
-    "threads": "--threads",
-}
-"""The command line's names of the search options, for :class:`OptionError` messages."""
 
 
 def _announce(message: str) -> None:
@@ -90,7 +83,7 @@ def _main(argv: Sequence[str] | None, *, at_once: bool) -> int:
                 _end_now(name, say=False)
             sys.stdout.flush()  # a failing output is reported here, not on the way out
     except OptionError as error:
-        print(f"{name}: error: {error.text(FLAGS)}", file=sys.stderr)
+        print(f"{name}: error: {option_error_text(error, 'cli')}", file=sys.stderr)
         return 2
     except (GameError, ValueError) as error:
         print(f"{name}: error: {error}", file=sys.stderr)

@@ -6,8 +6,8 @@ import argparse
 import json
 from typing import Any
 
+from ..frontend import games_json, option_default_text
 from ..registry import GameOption, GameSpec, games
-from .parser import option_default_text
 
 
 def option_usage(option: GameOption) -> str:
@@ -26,24 +26,12 @@ def spec_text(spec: GameSpec) -> str:
     return "\n".join(lines)
 
 
-def spec_json(spec: GameSpec) -> dict[str, Any]:
-    """One game as a JSON-ready dict."""
-    return {
-        "name": spec.name,
-        "summary": spec.summary,
-        "notation": spec.notation,
-        "options": [{"name": option.name, "flag": option.flag, "help": option.help,
-                     "default": option_default_text(option)} for option in spec.options],
-    }
-
-
 def run_games(args: argparse.Namespace) -> int:
     """``gametree games``: list the games."""
-    specs = list(games().values())
     if args.json:
-        print(json.dumps([spec_json(spec) for spec in specs]))
+        print(json.dumps(games_json(games())))
     else:
-        print("\n\n".join(spec_text(spec) for spec in specs))
+        print("\n\n".join(spec_text(spec) for spec in games().values()))
     return 0
 
 

@@ -8,9 +8,9 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from ..algorithms import ALGORITHMS
+from ..frontend import game_option_value, option_default_text, options_type
 from ..numbers import whole_number
-from ..options import MAX_THREADS
+from ..options import SearchOption, declared_options
 from ..registry import GameOption, GameSpec, games
 
 GAME_PREFIX = "game_"
@@ -25,12 +25,13 @@ class CliParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def _option_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
-    """Wrap a game option's parser so that its ``ValueError`` text reaches the user."""
+def _option_type(option: GameOption) -> Callable[[str], Any]:
+    """A game option's argparse type (:func:`gametree.frontend.game_option_value`), its
+    ``ValueError`` text reaching the user."""
 
     def convert(text: str) -> Any:
         try:
-            return parse(text)
+            return game_option_value(option, text)
         except ValueError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
 
@@ -77,72 +78,67 @@ def positive_int(text: str) -> int:
     return value
 
 
-def thread_count(text: str) -> int:
-    """An argparse type: a number of threads within 0..MAX_THREADS, or ``auto`` (0: every
-    core)."""
-    if text.strip().lower() == "auto":
-        return 0
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a number of threads or 'auto', got {text!r}") from None
-    if not 0 <= value <= MAX_THREADS:
-        raise argparse.ArgumentTypeError(
-            f"expected a number of threads within 0..{MAX_THREADS} or 'auto', got {text!r}")
-    return value
+def _whole(option: SearchOption) -> Callable[[str], int]:
+    """The argparse type of a whole-number search option, from its declaration."""
+    named = dict(option.named)
+    words = " or ".join(repr(word) for word in named)
+    low, high = option.minimum, option.maximum
+
+    def convert(text: str) -> int:
+        if text.strip().lower() in named:
+            return named[text.strip().lower()]
+        try:
+            value = whole_number(text)
+        except ValueError:
+            wanted = f"a number of {option.name} or {words}" if named else "a whole number"
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            if named:
+                wanted = f"a number of {option.name} within {low}..{high} or {words}"
+            elif low is not None and value < low:
+                wanted = f"a number >= {low}"
+            else:
+                wanted = f"a number <= {high:,}"
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}")
+        return value
+
+    return convert
 
 
 def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: str) -> None:
-    """The options every searching command shares."""
+    """The options every searching command shares: one flag per declared search option
+    (:func:`gametree.options.declared_options` of :func:`gametree.frontend.options_type`),
+    and ``--moves`` and ``--json``."""
     group = parser.add_argument_group("search")
-    group.add_argument("--algorithm", choices=list(ALGORITHMS), default=default_algorithm,
-                       help=f"search algorithm (default: {default_algorithm})")
-    group.add_argument("--depth", type=non_negative_int, metavar="N",
-                       help="look N plies ahead, then use the game's heuristic "
-                            "(default: search to the end of the game)")
-    group.add_argument("--time", type=positive_seconds, metavar="SECONDS",
-                       help="think at most this long, then answer with the deepest search "
-                            "completed (with or without --depth; the reference algorithms "
-                            "keep it approximately, by iterative deepening)")
-    group.add_argument("--nodes", type=positive_int, metavar="N",
-                       help="engine only: visit at most about N positions, then answer with "
-                            "the deepest search completed")
-    group.add_argument("--no-distance", dest="by_distance", action="store_false",
-                       help="plain values: do not score wins and losses by their distance "
-                            "(reproduces the seeds' numbers)")
-    group.add_argument("--fail-hard", dest="fail_soft", action="store_false",
-                       help="alphabeta only: return window bounds at pruned nodes "
-                            "(seed 004's pseudo-code) instead of the best value seen")
-    group.add_argument("--exact", dest="exact_root", action="store_true",
-                       help="search every root move with a full window so that every "
-                            "move's value is exact, not a bound")
-    group.add_argument("--seed", type=int, metavar="N",
-                       help="break ties between equally good moves at random from seed N")
-    group.add_argument("--tier", choices=("auto", "python", "compiled"), default="auto",
-                       help="python: search the game's Python form; compiled: its compiled "
-                            "(numba) form; auto (default): compiled when the game has one and "
-                            "the search is the engine's, untraced")
-    group.add_argument("--weak", action="store_true",
-                       help="prove only win, draw or loss (faster on the compiled tier)")
-    group.add_argument("--threads", type=thread_count, default=1, metavar="N",
-                       help="compiled tier: solve with N threads sharing one table (auto or "
-                            "0: every core; default 1); the value is the same, faster on a "
-                            "hard position")
+    for option in declared_options(options_type()):
+        if option.flag is None:
+            continue
+        if option.kind == "switch":
+            group.add_argument(option.flag, dest=option.name,
+                               action="store_false" if option.inverted else "store_true",
+                               help=option.help)
+        elif option.kind == "choice":
+            default = default_algorithm if option.name == "algorithm" else option.default
+            group.add_argument(option.flag, dest=option.name, choices=list(option.choices),
+                               default=default, help=f"{option.help} (default: {default})"
+                               if option.name == "algorithm" else option.help)
+        else:
+            convert = _whole(option) if option.kind == "whole" else \
+                positive_seconds if option.positive else non_negative_seconds
+            group.add_argument(option.flag, dest=option.name, type=convert,
+                               default=option.default, metavar=option.metavar,
+                               help=option.help)
     parser.add_argument("--moves", metavar="\"M M ...\"",
                         help="start from the position after these moves")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object (see docs/json.md) instead of text")
 
 
-def option_default_text(option: GameOption) -> str | None:
-    """An option's default as it would be typed (``1,3,5,7``), or ``None`` if it has none."""
-    value = option.default
-    if option.flag or value is None:
-        return None
-    if isinstance(value, (tuple, list)):
-        return ",".join(str(item) for item in value)
-    return str(value)
+def search_values(args: argparse.Namespace) -> dict[str, Any]:
+    """The declared search options found in a namespace parsed with
+    :func:`add_search_options`, by field name."""
+    return {option.name: getattr(args, option.name)
+            for option in declared_options(options_type()) if option.flag is not None}
 
 
 def add_game_commands(
@@ -167,7 +163,7 @@ def add_game_commands(
             else:
                 shown = option_default_text(option)
                 default_text = "" if shown is None else f" (default: {shown})"
-                group.add_argument(flag, dest=dest, type=_option_type(option.parse),
+                group.add_argument(flag, dest=dest, type=_option_type(option),
                                    metavar=option.metavar, default=option.default,
                                    help=option.help + default_text)
 

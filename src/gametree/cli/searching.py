@@ -18,30 +18,31 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..algorithms import DEFAULT_ALGORITHM
+from ..frontend import TRACE_ALGORITHM, options_type
 from ..game import Game, GameError
 from ..options import SearchOptions
 from ..registry import GameSpec, get, play_moves
 from ..result import SearchResult
 from ..service import search
 from ..trace import Tracer, format_log
-from .parser import CliParser, add_game_commands, add_search_options, fail, game_options
+from .parser import (
+    CliParser,
+    add_game_commands,
+    add_search_options,
+    fail,
+    game_options,
+    search_values,
+)
 from .position import game_and_position
 from .report import position_text, result_text
-
-TRACE_ALGORITHM = "alphabeta"
-"""What ``trace`` runs unless ``--algorithm`` says otherwise: seed 004's alpha-beta, whose log
-the trace reproduces, rather than the engine (whose preliminary probes and table would make the
-log hard to follow for a learner)."""
 
 
 def search_options(args: argparse.Namespace, *, exact_root: bool = False) -> SearchOptions:
     """The command line's search options as one :class:`SearchOptions` (checked here: a bad
     combination ends the command with a one-line error)."""
-    return SearchOptions(
-        algorithm=args.algorithm, depth=args.depth, time=args.time,
-        nodes=args.nodes, by_distance=args.by_distance, weak=args.weak,
-        exact_root=args.exact_root or exact_root, seed=args.seed, fail_soft=args.fail_soft,
-        tier=args.tier, threads=args.threads)
+    values = search_values(args)
+    values["exact_root"] = values["exact_root"] or exact_root
+    return options_type()(**values)
 
 
 def _report(args: argparse.Namespace, *, exact_root: bool, analysis: bool) -> int:

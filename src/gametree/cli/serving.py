@@ -48,10 +48,12 @@ def run_serve(args: argparse.Namespace) -> int:
               f"server's CPU (use --host 127.0.0.1 to serve this machine only)",
               file=sys.stderr)
     url = page_url(args.host, args.port)
-    config = uvicorn.Config(create_app(limits), host=args.host, port=args.port,
+    app = create_app(limits, games=args.game)  # a bad --game is refused here, in one line
+    config = uvicorn.Config(app, host=args.host, port=args.port,
                             log_level="warning", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
-    print(f"gametree serve: open {url} (play {url}play/tictactoe, explain {url}explain, "
+    first = next(iter(app.state.games))
+    print(f"gametree serve: open {url} (play {url}play/{first}, explain {url}explain, "
           f"analyse {url}analyse, API {url}docs); Ctrl-C stops", flush=True)
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
@@ -71,6 +73,10 @@ def add_command(subparsers: Any) -> None:
                               "0.0.0.0 or :: binds every interface)")
     command.add_argument("--port", type=_port, default=8000, help="the port (default: 8000)")
     command.add_argument("--open", action="store_true", help="open the page in a browser")
+    command.add_argument("--game", action="append", metavar="MODULE:NAME",
+                         help="serve this game: an import path naming a GameSpec "
+                              "(package.module:NAME, or package.module for its SPEC); "
+                              "repeat for more (default: every registered game)")
     limits = command.add_argument_group("limits (per request, and of the worker pool)")
     limits.add_argument("--max-time", type=positive_seconds, default=5.0, metavar="SECONDS",
                         help="seconds one search may take (default: 5); the engine answers "

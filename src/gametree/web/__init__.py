@@ -6,8 +6,9 @@ through :func:`gametree.search`, and answers with the same JSON objects as ``--j
 compiled search, which holds its process's interpreter lock, never stalls the server.
 
 * :mod:`~gametree.web.limits` — the server's limits (time, depth, trace length, sizes, pool).
-* :mod:`~gametree.web.requests` — API requests as the command line's arguments, checked by
-  the command line's own parser.
+* :mod:`~gametree.web.requests` — the API's request models, made from the search options'
+  declarations, and the jobs they ask for (through :mod:`gametree.frontend`, which the
+  command line shares; the web imports nothing of the command line).
 * :mod:`~gametree.web.jobs` — one search, as the worker process runs it.
 * :mod:`~gametree.web.boards` — positions as data for the pages' SVG boards.
 * :mod:`~gametree.web.worker`, :mod:`~gametree.web.pool` — the worker processes and the

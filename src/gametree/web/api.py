@@ -2,41 +2,96 @@
 
 Search answers are the command line's ``--json`` objects (``docs/json.md``); a trace adds
 ``log``, seed 004's log line of each event (``null`` for events the log leaves out); the
-engine's reply adds ``position``, the position after it. Bad input is answered with status 400
-and ``{"detail": message}``, the message being the one ``gametree`` prints for the same
-arguments.
+engine's reply adds ``position``, the position after it. Every error is ``{"detail": message}``
+(:class:`ErrorBody`), one line in the API's own words: 422 for a body the schema refuses, 400
+for input only the game or the search can judge, 413, 503 (:data:`ERRORS`, documented for each
+route in the OpenAPI schema).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
 
-from ..cli.listing import spec_json
-from ..registry import games
+from ..frontend import games_json
 from .jobs import Job, Workshop, failure_message
 from .pool import BusyError, SearchPool, TooLongError, WorkerLostError
 from .requests import (
-    MoveRequest,
+    Models,
     PositionRequest,
-    SearchRequest,
     TreeRequest,
-    game_arguments,
-    move_arguments,
-    search_arguments,
+    move_job,
+    position_job,
+    search_job,
 )
 
 CLIENT_GONE = 499
 """The status logged for a request whose client went away before the answer (nginx's)."""
 
 
+class ErrorBody(BaseModel):
+    """Every error answer's body."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    detail: str = Field(description="what is wrong, in one line")
+
+
+ERRORS: dict[int, dict[str, Any]] = {
+    400: {"description": "input only the game or the search can judge: an unknown game, a "
+                         "game option the game refuses, a move that cannot be played, search "
+                         "options that do not go together, or more than the server's limits "
+                         "allow (depth, tree size, trace length)"},
+    413: {"description": "the body is larger than the server takes "
+                         "(gametree serve --max-request-bytes)"},
+    422: {"description": "the body does not match the schema: malformed JSON, a value of the "
+                         "wrong type or out of range, an unknown field, a text that is not "
+                         "valid Unicode; for a search, also: it ran past the server's time "
+                         "limit and was stopped"},
+    503: {"description": "every worker is busy and the queue is full, or the search's worker "
+                         "process ended: try again after Retry-After seconds",
+          "headers": {"Retry-After": {"description": "seconds to wait before trying again",
+                                      "schema": {"type": "integer", "minimum": 1}}}},
+}
+"""The error statuses the API sends, as the OpenAPI schema documents them (each with
+:class:`ErrorBody`)."""
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {**ERRORS[status], "model": ErrorBody} for status in statuses}
+
+
+INLINE_ERRORS = _errors(400, 413, 422)
+"""What a route that searches nothing can answer besides 200."""
+
+SEARCH_ERRORS = _errors(400, 413, 422, 503)
+"""What a search route can answer besides 200."""
+
+
 def error(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
-    """An error answer: ``{"detail": message}``."""
-    return JSONResponse({"detail": message}, status_code=status, headers=headers)
+    """An error answer: ``{"detail": message}`` (a text that is not valid Unicode, say a
+    lone surrogate echoed from the request, is sent with it escaped)."""
+    safe = message.encode("utf-8", "backslashreplace").decode("utf-8")
+    return JSONResponse({"detail": safe}, status_code=status, headers=headers)
+
+
+Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
+
+
+def _body(model: type[BaseModel]) -> Callable[[Endpoint], Endpoint]:
+    """Give an endpoint's ``body`` parameter the request model made when the application
+    was (FastAPI reads the model from the annotation)."""
+
+    def annotate(endpoint: Endpoint) -> Endpoint:
+        endpoint.__annotations__ = {**endpoint.__annotations__, "body": model}
+        return endpoint
+
+    return annotate
 
 
 async def _disconnected(request: Request) -> None:
@@ -103,19 +158,21 @@ class _Answers:
         return error(status, str(reply["body"]))
 
 
-def build_router(pool: SearchPool, workshop: Workshop) -> APIRouter:
-    """The API's routes over ``pool`` (searches) and ``workshop`` (checks, positions)."""
+def build_router(pool: SearchPool, workshop: Workshop, models: Models) -> APIRouter:
+    """The API's routes over ``pool`` (searches) and ``workshop`` (the games offered, checks,
+    positions), with ``models``' request bodies."""
     router = APIRouter(prefix="/api")
     answers = _Answers(pool, workshop)
     checked, inline, searched = answers.checked, answers.inline, answers.searched
+    specs, limits = workshop.specs, workshop.limits
 
     @router.get("/games", summary="every game, its options and move notation")
     async def list_games() -> Any:
-        """As ``gametree games --json``."""
-        return [spec_json(spec) for spec in games().values()]
+        """As ``gametree games --json`` (the games this server offers)."""
+        return games_json(specs)
 
     @router.get("/limits", summary="this server's limits")
-    async def limits() -> Any:
+    async def server_limits() -> Any:
         """What one request may ask (``gametree serve --help``)."""
         return pool.limits.as_dict()
 
@@ -124,40 +181,46 @@ def build_router(pool: SearchPool, workshop: Workshop) -> APIRouter:
         """Workers, how many are busy, jobs waiting, jobs stopped so far."""
         return pool.status()
 
-    @router.post("/position", summary="a position: the board, who moves, the legal moves")
+    @router.post("/position", summary="a position: the board, who moves, the legal moves",
+                 responses=INLINE_ERRORS)
     async def position(body: PositionRequest) -> Response:
         """The position after ``moves``, for drawing (no search)."""
-        return inline(checked(
-            lambda r: Job("position", ["solve", *game_arguments(r)], r.tree), body))
+        return inline(checked(lambda r: position_job("position", r, specs), body))
 
-    @router.post("/tree", summary="a tree to draw: an explicit tree, or a game to a depth")
+    @router.post("/tree", summary="a tree to draw: an explicit tree, or a game to a depth",
+                 responses=INLINE_ERRORS)
     async def tree(body: TreeRequest) -> Response:
         """Every node breadth-first with its parent, move, label, MAX/MIN and leaf value."""
-        return inline(checked(lambda r: Job("tree", ["solve", *game_arguments(r)], r.tree,
-                                            None if r.depth is None else str(r.depth)), body))
+        return inline(checked(lambda r: position_job("tree", r, specs), body))
 
-    @router.post("/solve", summary="value a position and choose the best move")
-    async def solve(body: SearchRequest, http: Request) -> Response:
+    @router.post("/solve", summary="value a position and choose the best move",
+                 responses=SEARCH_ERRORS)
+    @_body(models.search)
+    async def solve(body: PositionRequest, http: Request) -> Response:
         """As ``gametree solve GAME ... --json``."""
         return await searched(http, checked(
-            lambda r: Job("solve", search_arguments("solve", r), r.tree), body))
+            lambda r: search_job("solve", r, specs, limits, models), body))
 
-    @router.post("/analyze", summary="the exact value of every legal move")
-    async def analyze(body: SearchRequest, http: Request) -> Response:
+    @router.post("/analyze", summary="the exact value of every legal move",
+                 responses=SEARCH_ERRORS)
+    @_body(models.search)
+    async def analyze(body: PositionRequest, http: Request) -> Response:
         """As ``gametree analyze GAME ... --json``."""
         return await searched(http, checked(
-            lambda r: Job("analyze", search_arguments("analyze", r), r.tree), body))
+            lambda r: search_job("analyze", r, specs, limits, models), body))
 
-    @router.post("/trace", summary="the search step by step (seed 004's log)")
-    async def trace(body: SearchRequest, http: Request) -> Response:
+    @router.post("/trace", summary="the search step by step (seed 004's log)",
+                 responses=SEARCH_ERRORS)
+    @_body(models.search)
+    async def trace(body: PositionRequest, http: Request) -> Response:
         """As ``gametree trace GAME ... --json``, plus ``log``: each event's log line."""
         return await searched(http, checked(
-            lambda r: Job("trace", search_arguments("trace", r), r.tree), body))
+            lambda r: search_job("trace", r, specs, limits, models), body))
 
-    @router.post("/move", summary="the engine's reply in a game")
-    async def move(body: MoveRequest, http: Request) -> Response:
+    @router.post("/move", summary="the engine's reply in a game", responses=SEARCH_ERRORS)
+    @_body(models.move)
+    async def move(body: PositionRequest, http: Request) -> Response:
         """The solve object of the engine's choice, plus ``position`` after its move."""
-        return await searched(http, checked(
-            lambda r: Job("move", move_arguments(r), r.tree), body))
+        return await searched(http, checked(lambda r: move_job(r, specs, limits, models), body))
 
     return router

@@ -3,7 +3,7 @@ the request-size limit, and answers for every error (one line of JSON, never a t
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -15,12 +15,12 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..registry import games
+from ..frontend import offered_games
 from .api import build_router, error
 from .jobs import Workshop
 from .limits import ServerLimits
 from .pool import SearchPool
-from .requests import api_parser
+from .requests import Models
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The pages' HTML, CSS and JavaScript modules (shipped in the package)."""
@@ -93,11 +93,22 @@ def _page(name: str) -> FileResponse:
     return FileResponse(STATIC / name, media_type="text/html")
 
 
-def create_app(limits: ServerLimits | None = None) -> FastAPI:
+def create_app(limits: ServerLimits | None = None, *,
+               games: Sequence[str] | None = None) -> FastAPI:
     """The ``gametree serve`` application; its worker processes start with the app's
-    lifespan (``with TestClient(app)``, or uvicorn)."""
+    lifespan (``with TestClient(app)``, or uvicorn).
+
+    ``games``: the games it offers, each an import path, ``"package.module:NAME"`` naming a
+    :class:`~gametree.registry.GameSpec` or ``"package.module"`` whose ``SPEC`` is used
+    (:func:`gametree.registry.spec_at`); the worker processes import the same paths, so a game
+    defined outside the package is served and searched. ``None``: the registry's games. The
+    request models are made now, from the search options declared now
+    (:func:`gametree.frontend.options_type`).
+    """
     limits = limits or ServerLimits()
-    pool = SearchPool(limits)
+    paths = None if games is None else tuple(games)
+    specs = offered_games(paths)  # a bad path is refused now, not in a worker
+    pool = SearchPool(limits, paths)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -113,10 +124,12 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
         title="gametree", lifespan=lifespan, favicon_url="/static/favicon.svg",
         summary="Game-tree search in the browser: play, explain, analyse.",
         description="The JSON API of `gametree serve`. Search answers are the objects "
-                    "`gametree solve|analyze|trace --json` prints (docs/json.md); bad input "
-                    "gets status 400 and the message the command line gives.")
+                    "`gametree solve|analyze|trace --json` prints (docs/json.md); every error "
+                    "is `{\"detail\": message}`: 422 for a body the schema refuses, 400 for "
+                    "input only the game or the search can judge.")
     app.state.pool = pool
-    app.include_router(build_router(pool, Workshop(api_parser(), limits)))
+    app.state.games = specs
+    app.include_router(build_router(pool, Workshop(specs, limits), Models()))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(RequestValidationError)
@@ -151,8 +164,8 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
 
     @app.get("/play/{game}", include_in_schema=False)
     async def play(game: str) -> Response:
-        if game not in games():
-            return error(404, f"unknown game {game!r}; games: {', '.join(games())}")
+        if game not in specs:
+            return error(404, f"unknown game {game!r}; games: {', '.join(specs)}")
         return _page("play.html")
 
     @app.get("/explain", include_in_schema=False)

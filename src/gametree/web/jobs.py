@@ -1,37 +1,36 @@
 """One request's work: the game and position, the search, and the JSON answer.
 
-The server runs :func:`check` on each request before queueing it (bad input is answered at
-once, with the command line's message); a worker process runs :func:`run`. Both build the
-game and the position as the command line does, from the arguments the command line would
-get (:mod:`gametree.web.requests`), and the answers are the command line's ``--json`` objects
-(:meth:`gametree.registry.GameSpec.result_json`, :meth:`gametree.trace.TraceEvent.as_dict`).
+The server makes each request's :class:`Job` (:mod:`gametree.web.requests`: its game options
+read, its :class:`~gametree.SearchOptions` made and kept within the server's limits) and checks
+its position (:meth:`Workshop.check`) before queueing it, so bad input is answered at once; a
+worker process runs it (:meth:`Workshop.run`) as it is, reading nothing again. The answers are
+the command line's ``--json`` objects (:meth:`gametree.registry.GameSpec.result_json`,
+:meth:`gametree.trace.TraceEvent.as_dict`).
 """
 
 from __future__ import annotations
 
-import argparse
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..algorithms import ENGINE
-from ..cli import FLAGS
-from ..cli.parser import game_options, non_negative_int
-from ..cli.searching import search_options
+from ..frontend import option_error_text
 from ..game import Game, GameError
 from ..games.tree import GameTree
 from ..options import OptionError, SearchOptions
-from ..registry import GameSpec, get, play_moves
+from ..registry import GameSpec, UnknownGameError, play_moves
 from ..service import SearchSession, search
 from ..trace import Tracer, format_event
 from .boards import position_json
 from .limits import ServerLimits
-from .requests import UsageError, parse
 
 COMMANDS = ("solve", "analyze", "trace", "move", "tree", "position")
 """What a job can ask: the three searches of the command line, the engine's reply in a game,
 a tree to draw, a position to show."""
+
+SEARCHES = ("solve", "analyze", "trace", "move")
+"""The jobs that search (and carry :attr:`Job.search`)."""
 
 DEFAULT_TREE_DEPTH = 2
 """Plies of a game drawn as a tree when the request names no depth."""
@@ -39,59 +38,70 @@ DEFAULT_TREE_DEPTH = 2
 
 @dataclass(frozen=True)
 class Job:
-    """A request's work, as sent to a worker process (picklable)."""
+    """A request's work, as sent to a worker process (picklable): everything already read."""
 
     command: str
     """One of :data:`COMMANDS`."""
 
-    arguments: list[str]
-    """The ``gametree`` arguments that ask for it (:mod:`gametree.web.requests`)."""
+    game: str
+    """The game's name among the games the server offers."""
+
+    options: dict[str, Any] = field(default_factory=dict)
+    """The game's option values, read (:func:`gametree.frontend.game_options`)."""
+
+    moves: str = ""
+    """The moves played from the start, as given."""
 
     tree: Any = None
     """An explicit tree as a JSON document, for the ``tree`` game."""
 
-    draw_depth: str | None = None
-    """``tree`` jobs: plies to draw, as given."""
+    search: SearchOptions | None = None
+    """The search's options, within the server's limits (searches only)."""
+
+    draw_depth: int | None = None
+    """``tree`` jobs: plies to draw (``None``: the default)."""
 
 
 class LimitError(ValueError):
     """A request asks for more than the server's limits allow."""
 
 
+class RequestError(ValueError):
+    """A request whose fields do not go together (a tree for a game that is not the tree)."""
+
+
 def failure_message(error: BaseException) -> str | None:
-    """The one-line message the command line prints for ``error`` (without its
-    ``gametree COMMAND: error:`` prefix), or ``None`` if it is not an input error."""
+    """The one-line message for an input error, the search options named as the API names
+    them (``fail_hard``); ``None`` if ``error`` is not an input error."""
     if isinstance(error, OptionError):
-        return error.text(FLAGS)
+        return option_error_text(error, "api")
     if isinstance(error, (GameError, ValueError)):
         return str(error)
     return None
 
 
 class Workshop:
-    """What a process keeps between jobs: its parser, and games already built (a game's
-    compiled form and search plans are made once per game object, so a server reuses the
-    game objects of the options it sees most)."""
+    """What a process keeps between jobs: the games it offers, its limits, and games already
+    built (a game's compiled form and search plans are made once per game object, so a server
+    reuses the game objects of the options it sees most)."""
 
-    def __init__(self, parser: argparse.ArgumentParser, limits: ServerLimits,
+    def __init__(self, specs: Mapping[str, GameSpec], limits: ServerLimits,
                  keep: int = 32) -> None:
-        self.parser = parser
+        self.specs = specs
         self.limits = limits
         self._games: OrderedDict[str, Game[Any, Any]] = OrderedDict()
         self._keep = keep
 
     # -- building --------------------------------------------------------------------------
 
-    def _game(self, spec: GameSpec, args: argparse.Namespace, tree: Any) -> Game[Any, Any]:
-        options = game_options(args)
+    def _spec(self, name: str) -> GameSpec:
+        spec = self.specs.get(name)
+        if spec is None:
+            raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(self.specs)}")
+        return spec
+
+    def _game(self, spec: GameSpec, options: dict[str, Any], tree: Any) -> Game[Any, Any]:
         if tree is not None:
-            if spec.name != "tree":
-                raise UsageError(f"\"tree\" gives the tree game's tree, not {spec.name}'s")
-            given = [name for name in ("leaves", "nested", "labels")
-                     if options.get(name) is not None]
-            if given:
-                raise UsageError(f"give the tree either as \"tree\" or as the option "
-                                 f"{given[0]}, not both")
             game: Game[Any, Any] = GameTree.from_json(tree)
         elif spec.name == "tree":
             game = spec.make(**options)
@@ -112,66 +122,44 @@ class Workshop:
                              f"at most {limit:,} (gametree serve --max-tree-nodes)")
         return game
 
-    def position(self, job: Job) -> tuple[argparse.Namespace, GameSpec, Game[Any, Any], Any]:
-        """The parsed arguments, the game and the position of ``job``."""
-        args = parse(self.parser, job.arguments)
-        spec = get(args.game)
-        game = self._game(spec, args, job.tree)
-        moves = getattr(args, "moves", None)
-        state = play_moves(game, spec.split_moves(moves)) if moves else game.initial_state()
-        return args, spec, game, state
-
-    def options(self, job: Job, args: argparse.Namespace) -> SearchOptions:
-        """The search options of ``job`` within the server's limits: a depth above the
-        limit is refused; the engine's time budget is the smaller of the one asked for and
-        the limit."""
-        # One thread per job: the server's own workers share the cores between clients.
-        options = replace(search_options(args, exact_root=job.command == "analyze"),
-                          threads=1)
-        limits = self.limits
-        if options.depth is not None and options.depth > limits.max_depth:
-            raise LimitError(f"depth {options.depth} is more than this server searches "
-                             f"(at most {limits.max_depth}; gametree serve --max-depth)")
-        capped = limits.max_time if options.time is None else min(options.time,
-                                                                   limits.max_time)
-        if options.algorithm == ENGINE and not options.weak:
-            return replace(options, time=capped)
-        if options.time is not None:
-            return replace(options, time=capped)
-        return options
+    def position(self, job: Job) -> tuple[GameSpec, Game[Any, Any], Any]:
+        """The game's spec, the game and the position of ``job``."""
+        spec = self._spec(job.game)
+        game = self._game(spec, job.options, job.tree)
+        state = play_moves(game, spec.split_moves(job.moves)) if job.moves \
+            else game.initial_state()
+        return spec, game, state
 
     def draw_depth(self, job: Job, game: Game[Any, Any]) -> int | None:
         """Plies of the tree to draw: as asked, else all of an explicit tree, else
         :data:`DEFAULT_TREE_DEPTH`."""
         if job.draw_depth is None:
             return None if isinstance(game, GameTree) else DEFAULT_TREE_DEPTH
-        try:
-            return non_negative_int(job.draw_depth)
-        except argparse.ArgumentTypeError as error:
-            raise UsageError(f"argument --depth: {error}") from None
+        return job.draw_depth
 
     def check(self, job: Job) -> None:
         """Everything :meth:`run` checks before searching (raises with the message)."""
         if job.command not in COMMANDS:
-            raise UsageError(f"unknown command {job.command!r}")
-        args, _spec, game, _state = self.position(job)
-        if job.command == "tree":
-            self.draw_depth(job, game)
-        elif job.command != "position":
-            self.options(job, args)
+            raise RequestError(f"unknown command {job.command!r}")
+        if (job.search is None) == (job.command in SEARCHES):
+            needs = "needs" if job.search is None else "takes no"
+            raise RequestError(f"a {job.command} job {needs} search options")
+        self.position(job)
 
     # -- running ----------------------------------------------------------------------------
 
     def run(self, job: Job, started: Callable[[], None] = lambda: None) -> dict[str, Any]:
         """The JSON answer of ``job`` (raises for bad input, with the message); ``started``
         is called once the search is about to start, what it needs loaded."""
-        args, spec, game, state = self.position(job)
+        spec, game, state = self.position(job)
         if job.command == "position":
             return position_json(game, state)
         if job.command == "tree":
             return tree_json(game, state, self.draw_depth(job, game),
                              self.limits.max_tree_nodes)
-        options = self.options(job, args)
+        options = job.search
+        if options is None:
+            raise RequestError(f"a {job.command} job needs search options")
         if job.command == "trace":
             tracer: Tracer[Any, Any] = Tracer(game, max_events=self.limits.max_events)
             started()

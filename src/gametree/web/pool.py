@@ -61,9 +61,11 @@ class WorkerLostError(Exception):
 class _Slot:
     """One worker process, its pipe, and the shared value that names the job to stop."""
 
-    def __init__(self, context: Any, limits: ServerLimits) -> None:
+    def __init__(self, context: Any, limits: ServerLimits,
+                 games: tuple[str, ...] | None) -> None:
         self._context = context
         self._limits = limits
+        self._games = games
         self.stop = context.Value("q", 0, lock=False)
         self.process: Any = None
         self.connection: Connection | None = None
@@ -76,7 +78,7 @@ class _Slot:
         """Start a new worker process (the old one, if any, is gone)."""
         ours, theirs = self._context.Pipe()
         process = self._context.Process(
-            target=worker.main, args=(theirs, self.stop, asdict(self._limits)),
+            target=worker.main, args=(theirs, self.stop, asdict(self._limits), self._games),
             name="gametree-search", daemon=True)
         process.start()
         theirs.close()
@@ -120,8 +122,11 @@ class _Slot:
 class SearchPool:
     """The worker processes and the queue in front of them (one per server)."""
 
-    def __init__(self, limits: ServerLimits) -> None:
+    def __init__(self, limits: ServerLimits, games: tuple[str, ...] | None = None) -> None:
         self.limits = limits
+        self.games = games
+        """The import paths of the games offered (:func:`gametree.frontend.offered_games`),
+        which each worker process imports; ``None``: the registry's games."""
         self._context = multiprocessing.get_context("spawn")
         self._slots: list[_Slot] = []
         self._idle: asyncio.Queue[_Slot] | None = None
@@ -138,7 +143,7 @@ class SearchPool:
         """Start the worker processes (they load the package while the server starts)."""
         self._idle = asyncio.Queue()
         for _ in range(self.limits.workers):
-            slot = _Slot(self._context, self.limits)
+            slot = _Slot(self._context, self.limits, self.games)
             self._slots.append(slot)
             self._idle.put_nowait(slot)
 

@@ -24,10 +24,10 @@ from typing import Any
 
 from ..compiled.interrupt import fragile
 from ..compiled.startup import without_blas_probe
+from ..frontend import offered_games
 from ..pool import set_pool_limit
 from .jobs import Job, Workshop, failure_message
 from .limits import ServerLimits
-from .requests import api_parser
 
 
 class Stopped(BaseException):
@@ -77,20 +77,23 @@ def _starter(connection: Connection, number: int) -> Callable[[], None]:
     return started
 
 
-def set_up(limits: ServerLimits) -> Workshop:
-    """What a worker process keeps between jobs, and its engine pool bounded as ``limits``
-    say (:attr:`ServerLimits.engine_pool_bytes`)."""
+def set_up(limits: ServerLimits, games: tuple[str, ...] | None = None) -> Workshop:
+    """What a worker process keeps between jobs (the games the server offers, by their import
+    paths: ``None``, the registry's), and its engine pool bounded as ``limits`` say
+    (:attr:`ServerLimits.engine_pool_bytes`)."""
     set_pool_limit(limits.engine_pool_bytes)
-    return Workshop(api_parser(), limits)
+    return Workshop(offered_games(games), limits)
 
 
-def main(connection: Connection, stop: Any, limits: dict[str, Any]) -> None:
+def main(connection: Connection, stop: Any, limits: dict[str, Any],
+         games: tuple[str, ...] | None = None) -> None:
     """The worker's loop: receive ``(number, job)``, send ``(number, reply)``; a stopped job's
-    reply has status 0."""
+    reply has status 0. ``games``: the import paths of the games the server offers (``None``:
+    the registry's), imported here as the server imported them."""
     global _current  # noqa: PLW0603 - the one job running in this process
     os.setpgrp()
     signal.signal(signal.SIGINT, _handler(stop))
-    workshop = set_up(ServerLimits(**limits))
+    workshop = set_up(ServerLimits(**limits), games)
     with without_blas_probe():
         while True:
             try:
