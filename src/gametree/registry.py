@@ -201,10 +201,18 @@ def play_moves(game: Game[Any, Any], texts: list[str], start: Any = None) -> Any
 
     Raises :class:`PositionError` naming the first move that cannot be played, and why.
     """
+    return play_line(game, texts, start)[0]
+
+
+def play_line(game: Game[Any, Any], texts: list[str], start: Any = None) -> tuple[Any, Any]:
+    """:func:`play_moves`, also returning the last move played (``None`` for no moves), which
+    a view may mark."""
     state = game.initial_state() if start is None else start
+    move = None
     for number, text in enumerate(texts, start=1):
         try:
-            state = game.play(state, game.parse_move(state, text))
+            move = game.parse_move(state, text)
+            state = game.play(state, move)
         except IllegalMoveError as error:
             raise PositionError(f"move {number} ({text!r}) cannot be played: {error}") from None
-    return state
+    return state, move

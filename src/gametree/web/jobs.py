@@ -19,7 +19,7 @@ from ..frontend import option_error_text
 from ..game import Game, GameError
 from ..games.tree import GameTree
 from ..options import OptionError, SearchOptions
-from ..registry import GameSpec, UnknownGameError, play_moves
+from ..registry import GameSpec, UnknownGameError, play_line
 from ..service import SearchSession, search
 from ..trace import Tracer, format_event
 from .boards import position_json
@@ -122,13 +122,14 @@ class Workshop:
                              f"at most {limit:,} (gametree serve --max-tree-nodes)")
         return game
 
-    def position(self, job: Job) -> tuple[GameSpec, Game[Any, Any], Any]:
-        """The game's spec, the game and the position of ``job``."""
+    def position(self, job: Job) -> tuple[GameSpec, Game[Any, Any], Any, Any]:
+        """The game's spec, the game, the position of ``job`` and the move that led to it
+        (``None`` at the start), which the position's view may mark."""
         spec = self._spec(job.game)
         game = self._game(spec, job.options, job.tree)
-        state = play_moves(game, spec.split_moves(job.moves)) if job.moves \
-            else game.initial_state()
-        return spec, game, state
+        state, last = play_line(game, spec.split_moves(job.moves)) if job.moves \
+            else (game.initial_state(), None)
+        return spec, game, state, last
 
     def draw_depth(self, job: Job, game: Game[Any, Any]) -> int | None:
         """Plies of the tree to draw: as asked, else all of an explicit tree, else
@@ -151,9 +152,9 @@ class Workshop:
     def run(self, job: Job, started: Callable[[], None] = lambda: None) -> dict[str, Any]:
         """The JSON answer of ``job`` (raises for bad input, with the message); ``started``
         is called once the search is about to start, what it needs loaded."""
-        spec, game, state = self.position(job)
+        spec, game, state, last = self.position(job)
         if job.command == "position":
-            return position_json(game, state)
+            return position_json(game, state, last)
         if job.command == "tree":
             return tree_json(game, state, self.draw_depth(job, game),
                              self.limits.max_tree_nodes)
@@ -165,7 +166,8 @@ class Workshop:
             started()
             result = search(game, state, options, tracer=tracer)
             document = spec.result_json(game, state, result)
-            document["events"] = [event.as_dict() for event in tracer.events]
+            document["events"] = [event.as_dict(by_distance=options.by_distance)
+                                  for event in tracer.events]
             document["log"] = [format_event(event, by_distance=options.by_distance)
                                for event in tracer.events]
             return document
@@ -176,7 +178,7 @@ class Workshop:
         document = spec.result_json(game, state, result)
         if job.command == "move":
             after = state if result.best_move is None else game.play(state, result.best_move)
-            document["position"] = position_json(game, after)
+            document["position"] = position_json(game, after, result.best_move)
         return document
 
 
