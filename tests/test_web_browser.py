@@ -195,8 +195,10 @@ def test_every_page_draws_without_a_console_error(base: str, browser: Any, path:
     assert console_errors(browser) == []
 
 
-VALUE_WORDS = r"([≤≥] )?(win in \d+|loss in \d+|draw|estimate -?\d+)"
-"""A value in the words of the JSON's ``value_text`` (a bound starts with ≤ or ≥)."""
+VALUE_WORDS = (r"((at (most|least) )?(win in \d+|loss in \d+|draw|-?\d+)"
+               r"|estimate (at (most|least) )?[+-]?\d+)")
+"""A value in the words of the JSON's ``value_text`` (a bound starts with "at most" or "at
+least"; a depth-limited value is an estimate)."""
 
 
 def test_connect4_by_keyboard_with_accessible_labels(base: str, browser: Any) -> None:

@@ -65,7 +65,12 @@ function grid(svg, position, { values, onMove, hint, flipped }) {
   const x = (col) => 1 + left + place(0, col)[1] * size;
   const y = (row) => 1 + top + place(row, 0)[0] * size;
   const owner = (label) => (label === pieces[0] ? 0 : label === pieces[1] ? 1 : null);
-  const marks = new Map(position.marks.map((mark) => [mark.cell.join(","), mark.kind]));
+  // A cell may carry several marks (the last stone of a winning line is both): all kept.
+  const marks = new Map();
+  for (const mark of position.marks) {
+    const cell = mark.cell.join(",");
+    marks.set(cell, marks.has(cell) ? `${marks.get(cell)} ${mark.kind}` : mark.kind);
+  }
   const byCell = new Map(position.moves.filter((move) => move.cell).map((move) => [move.cell.join(","), move]));
   if (disc) svg.append(el("rect", { x: 1 + left, y: top, width: columns * size, height: rows * size, fill: "#2b5cb8", rx: 8 }));
   columnLabels.forEach((label, col) => svg.append(el("text", { x: x(col) + size / 2, "text-anchor": "middle", "font-size": 13,
