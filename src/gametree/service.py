@@ -332,14 +332,10 @@ class _EnginePlan(_Plan[S, M]):
     def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
         options = self.options
         if session is not None:
-            return session._python_engine(options).run_search(
-                root, options.depth, options.time, options.nodes, options.exact_root,
-                options.seed, self.tracer, options.weak)
+            return session._python_engine(options).run_search(root, options, self.tracer)
         engine = self._borrow()
         try:
-            return engine.run_search(root, options.depth, options.time, options.nodes,
-                                     options.exact_root, options.seed, self.tracer,
-                                     options.weak)
+            return engine.run_search(root, options, self.tracer)
         finally:
             self._give_back(engine)
 
@@ -458,19 +454,12 @@ class _CompiledPlan(_Plan[S, M]):
         options = self.options
         kernel_root = self.form.encode(root)
         if session is not None:
-            engine = session._compiled_engine(self)
-            return engine.search(
-                kernel_root, depth=options.depth, weak=options.weak,
-                by_distance=options.by_distance, exact_root=options.exact_root,
-                seed=options.seed, time=options.time, nodes=options.nodes, form=self.form,
-                root=root)
+            return session._compiled_engine(self).run_search(kernel_root, options, False,
+                                                             self.form, root)
         engine = self.engines.take()
         try:
             # fresh: the same answer, node counts included, whatever was searched before
-            return engine.run_search(
-                kernel_root, options.depth, options.weak, options.by_distance,
-                options.exact_root, options.seed, options.time, options.nodes, True, self.form,
-                root)
+            return engine.run_search(kernel_root, options, True, self.form, root)
         finally:
             self.engines.put(engine)
 
