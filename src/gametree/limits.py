@@ -9,8 +9,9 @@ stops for the same reason, at the same depth, whichever tier runs it:
 1. every line reached the end of the game (``end``: deeper iterations see the same tree);
 2. the answer is proven (``proven``: :func:`settled`);
 3. the depth asked for was reached (``depth``);
-4. with a time budget, :data:`SOFT_TIME` of it is spent (``time``: the next iteration would
-   usually not finish; the engines still stop a running one at the deadline).
+4. with a time budget, the next iteration would not finish in time (``time``): for the
+   engines, :data:`SOFT_TIME` of it is spent (they still stop a running one at the deadline);
+   the reference algorithms, which cannot stop half-way, predict the next iteration's time.
 
 A node or time budget can also stop an iteration half-way; the answer is then the deepest
 completed iteration's, never a shallower one.
@@ -125,16 +126,19 @@ def soft_deadline_passed(started: float, deadline: float | None, now: float) -> 
 
 
 def stop_after(depth: int, target: int, *, complete: bool, proven: bool,
-               started: float, deadline: float | None, now: float) -> StopReason | None:
+               out_of_time: bool) -> StopReason | None:
     """Why deepening stops after a completed iteration to ``depth`` (``None``: it goes on),
-    searching up to ``target`` plies: the rule of the module's docstring, in its order."""
+    searching up to ``target`` plies: the rule of the module's docstring, in its order.
+    ``out_of_time``: the time budget leaves no room for the next iteration (the engines:
+    :func:`soft_deadline_passed`; the reference algorithms, which cannot stop half-way: the
+    next iteration's predicted time would overrun the budget)."""
     if complete:
         return "end"
     if proven:
         return "proven"
     if depth >= target:
         return "depth"
-    if soft_deadline_passed(started, deadline, now):
+    if out_of_time:
         return "time"
     return None
 

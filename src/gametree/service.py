@@ -49,11 +49,10 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from .algorithms import ALGORITHMS, ENGINE
 from .engine.engine import Engine
-from .engine.report import Iteration
 from .game import Game, TooDeepError, check_line, search_too_deep
 from .options import OptionError, SearchOptions
 from .reference.deepening import deepening
-from .result import SearchResult, SearchStats, Tier
+from .result import Iteration, SearchResult, SearchStats, Tier, depth_limited
 from .trace import Tracer
 
 if TYPE_CHECKING:
@@ -385,6 +384,10 @@ class _ReferencePlan(_Plan[S, M]):
             raise search_too_deep(self.game, root,
                                   (sys.getrecursionlimit() - 100) // 2) from None
         check_line(self.game, root, result.pv)  # a line that comes back: the game never ends
+        if depth is not None and not (result.exhaustive or result.complete):
+            # Values at the depth limit, the game's heuristic behind them: never exact.
+            result = replace(result, moves=depth_limited(
+                result.moves, depth, final=False, by_distance=options.by_distance))
         return result
 
     def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:

@@ -35,7 +35,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..game import ContractError
-from ..limits import Limits, limits_of, proven_moves, settled, stop_after
+from ..limits import (
+    Limits,
+    limits_of,
+    proven_moves,
+    settled,
+    soft_deadline_passed,
+    stop_after,
+)
 from ..options import DEFAULT_TABLE_BITS, MAX_THREADS
 from ..result import (
     Bound,
@@ -600,7 +607,7 @@ class CompiledEngine:
                 proven=settled(report.value, report.moves, ply,
                                every_move=bool(run.mode & _MODE_EXACT_ROOT),
                                by_distance=not run.plain),
-                started=run.started, deadline=deadline, now=now)
+                out_of_time=soft_deadline_passed(run.started, deadline, now))
             if run.stop is not None:
                 return
             ply += 1

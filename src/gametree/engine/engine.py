@@ -25,7 +25,15 @@ from collections.abc import Generator, Hashable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from ..game import Game, check_root, search_too_deep
-from ..limits import NO_LIMITS, Limits, limits_of, proven_moves, settled, stop_after
+from ..limits import (
+    NO_LIMITS,
+    Limits,
+    limits_of,
+    proven_moves,
+    settled,
+    soft_deadline_passed,
+    stop_after,
+)
 from ..result import (
     Bound,
     Iteration,
@@ -387,8 +395,8 @@ class Engine(Generic[S, M]):
                 report.depth, target, complete=report.complete,
                 proven=settled(report.value, report.moves, report.depth,
                                every_move=run.exact, by_distance=self.by_distance),
-                started=run.started, deadline=run.deadline,
-                now=clock.perf_counter() if run.deadline is not None else 0.0)
+                out_of_time=run.deadline is not None and soft_deadline_passed(
+                    run.started, run.deadline, clock.perf_counter()))
             if run.stop is not None:
                 break
 
