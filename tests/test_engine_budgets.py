@@ -33,11 +33,6 @@ def connect4(moves: str) -> tuple[ConnectFour, Any]:
     return game, play_moves(game, split_moves(moves)) if moves else game.initial_state()
 
 
-def move_table(result: SearchResult[Any]) -> list[tuple[Any, int, str, int | None, bool]]:
-    return [(entry.move, entry.value, entry.bound, entry.depth, entry.exact)
-            for entry in result.moves]
-
-
 @pytest.mark.parametrize("tier", TIERS)
 def test_analyze_with_a_time_budget_equals_the_depth_search(tier: str) -> None:
     # The case: with --time the compiled tier answered "to depth 1" (once the root was

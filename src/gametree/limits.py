@@ -25,9 +25,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .reference._base import check_depth
-from .values import PROVEN, plies_to_result
-
 from .result import MoveValue
+from .values import PROVEN, Value, plies_to_result
 
 if TYPE_CHECKING:
     from .result import StopReason
@@ -94,7 +93,7 @@ def limits_of(depth: int | None, nodes: int | None, time: float | None) -> Limit
 # -- the stop rule -------------------------------------------------------------------------
 
 
-def proven_within(value: int, depth: int) -> bool:
+def proven_within(value: Value, depth: int) -> bool:
     """True if ``value`` is a win or loss proven within ``depth`` plies.
 
     Only then is it final: the search saw every line up to that distance, so no quicker win
@@ -105,7 +104,7 @@ def proven_within(value: int, depth: int) -> bool:
     return plies is not None and plies <= depth
 
 
-def settled(value: int, moves: Sequence[MoveValue[Any]], depth: int, *, every_move: bool,
+def settled(value: Value, moves: Sequence[MoveValue[Any]], depth: int, *, every_move: bool,
             by_distance: bool) -> bool:
     """True if no deeper iteration can change what a search to ``depth`` reports: the root's
     ``value`` is proven within the depth (with ``every_move``, as ``analyze`` asks, every root
@@ -144,7 +143,7 @@ def stop_after(depth: int, target: int, *, complete: bool, proven: bool,
 
 
 def proven_moves(moves: Sequence[MoveValue[Any]], best_move: Any,
-                 value: int) -> tuple[MoveValue[Any], ...]:
+                 value: Value) -> tuple[MoveValue[Any], ...]:
     """The root moves of a search that stopped early because its best value is proven, before
     the depth asked for: a move whose value is no proof says nothing about deeper searches;
     what holds at any depth is that it does not beat the proven best (an upper bound)."""

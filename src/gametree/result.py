@@ -233,9 +233,10 @@ def depth_limited(moves: tuple[MoveValue[M], ...], depth: int, *, final: bool,
     for entry in moves:
         plies = plies_to_result(entry.value) if by_distance else None
         if entry.depth is None and (plies is None or plies > depth):
-            entry = MoveValue(entry.move, entry.value, entry.bound, depth)
+            marked.append(MoveValue(entry.move, entry.value, entry.bound, depth))
             changed = True
-        marked.append(entry)
+        else:
+            marked.append(entry)
     return tuple(marked) if changed else moves
 
 

@@ -329,8 +329,8 @@ class Engine(Generic[S, M]):
             searcher.reset(generation, solving)
         started = clock.perf_counter()
         deadline = None if limits.time is None else started + limits.time
-        return _PythonRun(root, player, limits, exact_root or seed is not None, seed, searcher, trace,
-                    started, deadline, iterative, root_key, weak)
+        return _PythonRun(root, player, limits, exact_root or seed is not None, seed, searcher,
+                          trace, started, deadline, iterative, root_key, weak)
 
     def _iterations(self, run: _PythonRun[S, M]) -> Generator[Iteration[M], None, None]:
         try:
