@@ -53,7 +53,7 @@ from ..result import (
     StopReason,
     depth_limited,
 )
-from ..values import Outcome, Value, classify
+from ..values import WIN, Outcome, Value, classify
 from . import build, interrupt
 from .form import CompiledForm
 from .kernel import ONGOING, Kernel, is_state
@@ -98,7 +98,7 @@ _FIRST_LEFT = 20
 """... and with fewer than this many plies left, a thread defers even a node's first move when
 another thread is searching it (above, it joins that search, which splits further down)."""
 _EXHAUSTIVE = 1 << 40
-_INF = 1_000_002
+_INF = WIN + 2
 _MAX_DEPTH = 250
 _NO_LIMIT = 1 << 62
 # The root's answer (mirrors the R_*, B_* and MODE_* constants of _engine.py).
