@@ -51,7 +51,7 @@ def recording(game: Game[Any, Any]) -> Any:
             self.calls.append(("evaluate", state))
             return rules.evaluate(self, state)
 
-    logged = copy.copy(game)
+    logged: Any = copy.copy(game)
     logged.__class__ = Recording
     logged.calls = []
     return logged
@@ -61,7 +61,7 @@ def assert_same_search(game: Game[Any, Any], state: Any, engine: dict[str, Any],
                        **search: Any) -> None:
     fast, slow = recording(game), recording(game)
     plain = Engine(fast, **engine).search(state, **search)
-    tracer = Tracer(slow)
+    tracer: Tracer[Any, Any] = Tracer(slow)
     traced = Engine(slow, **engine).search(state, tracer=tracer, **search)
     assert fast.calls, "the search called the rules"
     assert traced.stats.as_dict() | {"seconds": 0} == plain.stats.as_dict() | {"seconds": 0}
