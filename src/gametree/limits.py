@@ -124,13 +124,14 @@ def soft_deadline_passed(started: float, deadline: float | None, now: float) -> 
     return deadline is not None and now >= started + SOFT_TIME * (deadline - started)
 
 
-def stop_after(depth: int, target: int, *, complete: bool, proven: bool,
+def stop_after(depth: int, target: int, complete: bool, proven: bool,
                out_of_time: bool) -> StopReason | None:
     """Why deepening stops after a completed iteration to ``depth`` (``None``: it goes on),
     searching up to ``target`` plies: the rule of the module's docstring, in its order.
     ``out_of_time``: the time budget leaves no room for the next iteration (the engines:
     :func:`soft_deadline_passed`; the reference algorithms, which cannot stop half-way: the
-    next iteration's predicted time would overrun the budget)."""
+    next iteration's predicted time would overrun the budget). (Positional: every search
+    calls it, and keywords cost more than the rule.)"""
     if complete:
         return "end"
     if proven:

@@ -603,11 +603,11 @@ class CompiledEngine:
             rate = _measured_rate(rate, run.counters[0] - nodes_before, now - iteration_started,
                                   run.counters[0], now - run.started)
             run.stop = stop_after(
-                ply, last, complete=complete,
-                proven=settled(report.value, report.moves, ply,
-                               every_move=bool(run.mode & _MODE_EXACT_ROOT),
-                               by_distance=not run.plain),
-                out_of_time=soft_deadline_passed(run.started, deadline, now))
+                ply, last, complete,
+                not complete and settled(report.value, report.moves, ply,
+                                         every_move=bool(run.mode & _MODE_EXACT_ROOT),
+                                         by_distance=not run.plain),
+                soft_deadline_passed(run.started, deadline, now))
             if run.stop is not None:
                 return
             ply += 1

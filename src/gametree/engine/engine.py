@@ -391,11 +391,12 @@ class Engine(Generic[S, M]):
                 return
             report = self._completed(run, depth, before)
             yield report
-            run.stop = stop_after(
-                report.depth, target, complete=report.complete,
-                proven=settled(report.value, report.moves, report.depth,
-                               every_move=run.exact, by_distance=self.by_distance),
-                out_of_time=run.deadline is not None and soft_deadline_passed(
+            complete = report.complete
+            run.stop = stop_after(  # (each argument only computed when the rule needs it)
+                report.depth, target, complete,
+                not complete and settled(report.value, report.moves, report.depth,
+                                         every_move=run.exact, by_distance=self.by_distance),
+                run.deadline is not None and soft_deadline_passed(
                     run.started, run.deadline, clock.perf_counter()))
             if run.stop is not None:
                 break

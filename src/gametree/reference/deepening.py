@@ -143,8 +143,8 @@ def deepening(
         after = clock()
         iterations.append(TimedSearch(depth, result.stats.nodes, after - before))
         stopped = stop_after(
-            depth, cap, complete=result.complete, proven=result.outcome in ("win", "loss"),
-            out_of_time=budget is not None and (
+            depth, cap, result.complete, result.outcome in ("win", "loss"),
+            budget is not None and (
                 after - started + predicted_seconds(iterations, first_growth) > budget))
         yield Step(result, tuple(iterations), after - started, stopped)
         if stopped is not None:
