@@ -458,10 +458,14 @@ class CompiledEngine:
         ``time`` (seconds) and ``nodes`` are budgets: iterative deepening, one ply at a time
         (up to ``depth`` if given), stopped inside the first iteration that would overrun the
         budget; the answer is that of the deepest completed iteration (depth 1 always
-        completes, so there is always a move). Deepening ends early once an iteration proves
-        a win or loss or meets no heuristic leaf: the position is then solved exactly.
-        A time budget is kept through a node limit worked out from the speed of the
-        iterations so far, so it is approximate.
+        completes, so there is always a move), for every root move. Deepening stops by the
+        rule both tiers share (:func:`gametree.limits.stop_after`): once an iteration meets
+        no heuristic leaf (the position is then solved exactly), proves the result within
+        its depth (with ``exact_root``: every move's), reaches ``depth``, or leaves too little
+        of the time budget. A time budget is kept through a node limit worked out from the
+        speed of the iterations so far, so it is approximate; the machine code is loaded
+        before its clock starts. Depth-limited values are marked with their depth
+        (:attr:`gametree.result.MoveValue.depth`) and are never exact.
 
         ``fresh`` starts from an empty table (the result, node counts included, then depends
         on nothing searched before). With ``form`` (the compiled form of a Python game) and
