@@ -391,11 +391,12 @@ class Engine(Generic[S, M]):
                 return
             report = self._completed(run, depth, before)
             yield report
-            complete = report.complete
-            run.stop = stop_after(  # (each argument only computed when the rule needs it)
-                report.depth, target, complete,
-                not complete and settled(report.value, report.moves, report.depth,
-                                         every_move=run.exact, by_distance=self.by_distance),
+            # The shared rule; a complete iteration (every small search's) is its first case,
+            # answered here without the call.
+            run.stop = "end" if report.complete else stop_after(
+                report.depth, target, False,
+                settled(report.value, report.moves, report.depth, every_move=run.exact,
+                        by_distance=self.by_distance),
                 run.deadline is not None and soft_deadline_passed(
                     run.started, run.deadline, clock.perf_counter()))
             if run.stop is not None:
@@ -404,13 +405,16 @@ class Engine(Generic[S, M]):
     @staticmethod
     def _depths(run: _PythonRun[S, M], target: int) -> Sequence[int]:
         """The depths the iterations search to, one after another."""
+        limits = run.limits
         if run.weak:
             return (target,)
         if run.iterative:
             return range(1, target + 1)
-        if run.limits.budgeted:
+        if limits is NO_LIMITS:  # an exact solve: the common case of small searches
+            return _PROBED_SOLVE
+        if limits.budgeted:
             return (1, target) if target > 1 else (1,)  # depth 1 first: always have a move
-        if run.limits.depth is None:
+        if limits.depth is None:
             return _PROBED_SOLVE
         return (target,)
 
