@@ -7,7 +7,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from .game import Game
 from .values import Bound as ValueBound
-from .values import Outcome, Value, ValueKind, read_value
+from .values import Outcome, Value, ValueKind, plies_to_result, read_value
 
 M = TypeVar("M")
 
@@ -37,13 +37,19 @@ class MoveValue(Generic[M]):
     """Its value, or a bound on it when alpha-beta pruned the rest of its subtree."""
 
     bound: Bound = "exact"
-    """``exact``; ``upper`` when the true value is at most :attr:`value` (the move was refuted
-    and its search stopped early); ``lower`` when it is at least :attr:`value`."""
+    """How :attr:`value` relates to the move's value at the depth searched: ``exact`` (it is
+    that value); ``upper`` when that value is at most :attr:`value` (the move was refuted and
+    its search stopped early); ``lower`` when it is at least :attr:`value`."""
+
+    depth: int | None = None
+    """``None`` when :attr:`value` is the game's own (proven: no heuristic estimate behind
+    it); else the depth in plies it was searched to, with the game's heuristic at that depth
+    (a depth-limited value, which deeper searches may change)."""
 
     @property
     def exact(self) -> bool:
-        """True if :attr:`value` is the move's true value, not a bound."""
-        return self.bound == "exact"
+        """True if :attr:`value` is the move's proven value: not a bound, not depth-limited."""
+        return self.bound == "exact" and self.depth is None
 
 
 @dataclass(slots=True)
@@ -171,7 +177,7 @@ class SearchResult(Generic[M]):
 
     @property
     def exact(self) -> bool:
-        """True if every root move's value is exact (none is only a bound)."""
+        """True if every root move's value is exact: proven, and not only a bound."""
         return all(entry.exact for entry in self.moves)
 
     def _flags(self, *, root: bool) -> tuple[bool, bool]:
@@ -243,3 +249,91 @@ class SearchResult(Generic[M]):
             "weak": self.weak,
             "stats": self.stats.as_dict(),
         }
+
+
+def depth_limited(moves: tuple[MoveValue[M], ...], depth: int, *, final: bool,
+                  by_distance: bool) -> tuple[MoveValue[M], ...]:
+    """``moves`` as a search to ``depth`` plies found them, each marked with that depth
+    (:attr:`MoveValue.depth`) unless its value is proven: every value of a ``final`` search is
+    (no heuristic estimate entered it, or no line was cut at the depth limit, so deeper
+    searches find the same), and under distance scoring so is a win or loss within ``depth``
+    plies (the search saw every line that short). ``moves`` itself when nothing needs
+    marking."""
+    if final:
+        return moves
+    marked = []
+    changed = False
+    for entry in moves:
+        plies = plies_to_result(entry.value) if by_distance else None
+        if entry.depth is None and (plies is None or plies > depth):
+            marked.append(MoveValue(entry.move, entry.value, entry.bound, depth))
+            changed = True
+        else:
+            marked.append(entry)
+    return tuple(marked) if changed else moves
+
+
+@dataclass(slots=True)
+class Iteration(Generic[M]):
+    """One report of iterative deepening (:func:`gametree.iterate`,
+    :meth:`gametree.engine.Engine.iterate`, :meth:`gametree.compiled.CompiledEngine.iterate`):
+    the result of one depth.
+
+    Values are seen from the player to move at the root. Counts and times are for the whole
+    search so far (all iterations), so a front-end can print them as a progress line.
+    """
+
+    depth: int
+    """The depth of this iteration in plies (for a search straight to the end of the game,
+    without iterative deepening, the deepest ply it reached)."""
+
+    value: Value
+    """The root's value at this depth (a lower bound when :attr:`bound` is ``lower``)."""
+
+    best_move: M | None
+    """The best move at this depth (``None`` if the root is finished or has no moves)."""
+
+    pv: tuple[M, ...]
+    """The principal variation, starting with :attr:`best_move`."""
+
+    moves: tuple[MoveValue[M], ...]
+    """Every root move with its value or bound at this depth, in the game's move order
+    (depth-limited values marked with their depth: :attr:`MoveValue.depth`)."""
+
+    nodes: int
+    """Positions visited so far."""
+
+    seconds: float
+    """Time since the search started."""
+
+    table_entries: int
+    """Positions in the transposition table (0 without a table)."""
+
+    table_hits: int
+    """Positions valued straight from the table so far."""
+
+    bound: Bound = "exact"
+    """``exact``; ``lower`` for the report of an unfinished iteration that proved a better move
+    than the previous one before its budget ran out (its value is then a lower bound)."""
+
+    finished: bool = True
+    """False only for that last report of an unfinished iteration."""
+
+    complete: bool = False
+    """True if every line reached the end of the game: deeper iterations cannot change it."""
+
+    outcome: Outcome | None = None
+    """The proven result for the player to move, if this iteration proves one."""
+
+    plies: int | None = None
+    """The distance of a proven win or loss in plies (distance scoring only)."""
+
+    @property
+    def nodes_per_second(self) -> float:
+        """The search speed so far."""
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def proven(self) -> bool:
+        """True if this iteration proves the game's result from the root."""
+        return self.outcome is not None

@@ -50,13 +50,12 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from .algorithms import ALGORITHMS, ENGINE
 from .engine.engine import Engine
-from .engine.report import Iteration
 from .game import Game, TooDeepError, check_line, search_too_deep
 from .options import OptionError, SearchOptions
 from .pool import POOL as _POOL
 from .pool import Engines
 from .reference.deepening import deepening
-from .result import SearchResult, SearchStats, Tier
+from .result import Iteration, SearchResult, SearchStats, Tier, depth_limited
 from .trace import Tracer
 
 if TYPE_CHECKING:
@@ -423,14 +422,10 @@ class _EnginePlan(_Plan[S, M]):
     def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
         options = self.options
         if session is not None:
-            return session._python_engine(options).run_search(
-                root, options.depth, options.time, options.nodes, options.exact_root,
-                options.seed, self.tracer, options.weak)
+            return session._python_engine(options).run_search(root, options, self.tracer)
         engine = self._borrow()
         try:
-            return engine.run_search(root, options.depth, options.time, options.nodes,
-                                     options.exact_root, options.seed, self.tracer,
-                                     options.weak)
+            return engine.run_search(root, options, self.tracer)
         finally:
             self._give_back(engine)
 
@@ -480,6 +475,10 @@ class _ReferencePlan(_Plan[S, M]):
             raise search_too_deep(self.game, root,
                                   (sys.getrecursionlimit() - 100) // 2) from None
         check_line(self.game, root, result.pv)  # a line that comes back: the game never ends
+        if depth is not None and not (result.exhaustive or result.complete):
+            # Values at the depth limit, the game's heuristic behind them: never exact.
+            result = replace(result, moves=depth_limited(
+                result.moves, depth, final=False, by_distance=options.by_distance))
         return result
 
     def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
@@ -549,19 +548,12 @@ class _CompiledPlan(_Plan[S, M]):
         options = self.options
         kernel_root = self.form.encode(root)
         if session is not None:
-            engine = session._compiled_engine(self)
-            return engine.search(
-                kernel_root, depth=options.depth, weak=options.weak,
-                by_distance=options.by_distance, exact_root=options.exact_root,
-                seed=options.seed, time=options.time, nodes=options.nodes, form=self.form,
-                root=root)
+            return session._compiled_engine(self).run_search(kernel_root, options, False,
+                                                             self.form, root)
         engine = self.engines.take()
         try:
             # fresh: the same answer, node counts included, whatever was searched before
-            return engine.run_search(
-                kernel_root, options.depth, options.weak, options.by_distance,
-                options.exact_root, options.seed, options.time, options.nodes, True, self.form,
-                root)
+            return engine.run_search(kernel_root, options, True, self.form, root)
         finally:
             self.engines.put(engine)
 

@@ -66,6 +66,7 @@ import numpy as np
 from numba import njit, types
 
 from gametree.compiled._intrinsics import call_int, cycles, prefetch
+from gametree.values import PROVEN, WIN
 
 # BEGIN KERNEL BINDING
 # Replaced in each generated copy by the kernel's functions and constants (see build.py). The
@@ -93,10 +94,8 @@ ONGOING = -(2**62)
 STATE_TYPE: Any = types.int64
 # END KERNEL BINDING
 
-WIN = 1_000_000
-"""A win at ply 0 (``gametree.values.WIN``)."""
-PROVEN = 900_000
-"""Values at or beyond ``±PROVEN`` are proven wins or losses (``gametree.values.PROVEN``)."""
+# WIN (a win at ply 0) and PROVEN (values at or beyond ±PROVEN are proven wins or losses)
+# come from gametree.values, the one value scale of both tiers.
 NO_BOUND = WIN + 1
 """The table's "no lower bound" (``-NO_BOUND``) and "no upper bound" (``+NO_BOUND``)."""
 INF = WIN + 2

@@ -277,8 +277,9 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
 
 
 @dataclass
-class _Plan:
-    """Where one kernel's engine module comes from, as :func:`engine_module` decided."""
+class _ModuleSource:
+    """Where one kernel's engine module comes from (the cache, or a compile: in memory or into
+    the cache), as :func:`engine_module` decided."""
 
     cache: Path
     """The cache directory (for messages)."""
@@ -379,7 +380,7 @@ def kernel_module(kernel: Kernel, template: Path, part: str) -> tuple[ModuleType
 
 
 def _plan(kernel: Kernel, name: str, source: str, label: str, *,
-          identifiable: bool) -> _Plan:
+          identifiable: bool) -> _ModuleSource:
     """Decide where the module ``name`` generated for ``kernel`` (``label`` in messages)
     comes from (see :func:`kernel_module`); when it is to be compiled into the cache, take
     its lock and write the module."""
@@ -390,41 +391,41 @@ def _plan(kernel: Kernel, name: str, source: str, label: str, *,
     if identifiable and _is_ready(path):
         damage = _damage(path, source)
         if damage is None:
-            return _Plan(cache, path, ready=True)
+            return _ModuleSource(cache, path, ready=True)
     authoring.check_python_rules(kernel)  # no compiling: before the announcement
     if not identifiable:
-        return _Plan(cache, None, notice=f"compiling {label} (its source cannot be "
-                                         "identified, so it is not cached)...")
+        return _ModuleSource(cache, None, notice=(
+            f"compiling {label} (its source cannot be identified, so it is not cached)..."))
     if not _writable(folder):
         if damage is not None:
-            return _Plan(cache, None, notice=f"{label} cached in {cache} is damaged ({damage}) "
-                                             f"and {folder} cannot be written: compiling it "
-                                             "for this process only...")
-        return _Plan(cache, None, notice=f"compiling {label} ({folder} cannot be written, so "
-                                         "it is not cached)...")
+            return _ModuleSource(cache, None, notice=(
+                f"{label} cached in {cache} is damaged ({damage}) and {folder} cannot be "
+                "written: compiling it for this process only..."))
+        return _ModuleSource(cache, None, notice=(
+            f"compiling {label} ({folder} cannot be written, so it is not cached)..."))
     lock = CompileLock(path.with_suffix(LOCK_SUFFIX))
     lock.acquire(on_wait=lambda: notify(waiting_message(label)))
-    plan = _Plan(cache, path, lock=lock)
+    plan = _ModuleSource(cache, path, lock=lock)
     try:
         if _is_ready(path):  # compiled, or damaged, while this process waited for the lock
             damage = _damage(path, source)
             if damage is None:
                 plan.release()
-                return _Plan(cache, path, ready=True)
+                return _ModuleSource(cache, path, ready=True)
         failed = discard(path)  # what a damaged or an interrupted compile left
         if failed:
             plan.release()
             why = f"is damaged ({damage})" if damage is not None else "was left incomplete"
-            return _Plan(cache, None, notice=f"{label} cached in {cache} {why} and cannot be "
-                                             f"deleted ({failed[0]}): compiling it for this "
-                                             "process only...")
+            return _ModuleSource(cache, None, notice=(
+                f"{label} cached in {cache} {why} and cannot be deleted ({failed[0]}): "
+                "compiling it for this process only..."))
         try:
             _write(path, source)
         except OSError as error:
             plan.abandon()
-            return _Plan(cache, None, notice=f"compiling {label} for this process only (it "
-                                             f"cannot be saved in {cache}: "
-                                             f"{error.strerror or error})...")
+            return _ModuleSource(cache, None, notice=(
+                f"compiling {label} for this process only (it cannot be saved in {cache}: "
+                f"{error.strerror or error})..."))
     except BaseException:
         plan.release()
         raise
@@ -469,7 +470,7 @@ def _damage(path: Path, source: str) -> str | None:
     return check_files(path, source, accept_index)
 
 
-def _load(kernel: Kernel, name: str, source: str, plan: _Plan) -> ModuleType:
+def _load(kernel: Kernel, name: str, source: str, plan: _ModuleSource) -> ModuleType:
     """Run the generated module ``name`` (from its file in the cache, or from ``source`` in
     memory); unless it is ready in the cache, announce the compile first."""
     from . import numbacache  # noqa: PLC0415 - imports numba
@@ -532,7 +533,7 @@ def compiling(module: ModuleType) -> Iterator[None]:
     ``module`` (when it said so): on success the kernel is marked ready in the cache; numba's
     errors become one :class:`KernelError` (and the kernel leaves nothing in the cache); and,
     however the block ends, processes waiting for this compile go on."""
-    plan: _Plan = module.__dict__["_gametree_plan"]
+    plan: _ModuleSource = module.__dict__["_gametree_plan"]
     try:
         try:
             yield

@@ -31,17 +31,34 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from ..engine.limits import Limits, limits_of
-from ..engine.report import Iteration
 from ..game import ContractError
+from ..limits import (
+    Limits,
+    limits_of,
+    proven_moves,
+    settled,
+    soft_deadline_passed,
+    stop_after,
+)
 from ..options import DEFAULT_TABLE_BITS, MAX_THREADS
-from ..result import Bound, MoveValue, SearchResult, SearchStats, StopReason
-from ..values import Outcome, Value, break_tie, classify
+from ..result import (
+    Bound,
+    Iteration,
+    MoveValue,
+    SearchResult,
+    SearchStats,
+    StopReason,
+    depth_limited,
+)
+from ..values import WIN, Outcome, Value, break_tie, classify
 from . import build, interrupt
 from .form import CompiledForm
 from .kernel import ONGOING, Kernel, is_state
+
+if TYPE_CHECKING:
+    from ..options import SearchOptions
 
 ALGORITHM = "engine"
 """The ``algorithm`` name of compiled results (the tier is ``compiled``)."""
@@ -80,7 +97,7 @@ _FIRST_LEFT = 20
 """... and with fewer than this many plies left, a thread defers even a node's first move when
 another thread is searching it (above, it joins that search, which splits further down)."""
 _EXHAUSTIVE = 1 << 40
-_INF = 1_000_002
+_INF = WIN + 2
 _MAX_DEPTH = 250
 _NO_LIMIT = 1 << 62
 # The root's answer (mirrors the R_*, B_* and MODE_* constants of _engine.py).
@@ -164,6 +181,11 @@ class CompiledEngine:
         """True while the table holds nothing (so that emptying it can be skipped)."""
         self._threads_ready = False
         """True once the entry points of multi-threaded solves are loaded in this process."""
+        self.ready_at: float | None = None
+        """When (``time.perf_counter``) this engine last loaded its entry points before a
+        budgeted search (``None``: it never needed to)."""
+        self.started: float | None = None
+        """When the clock of this engine's latest search started (after any loading)."""
         if needs_compiling:
             # Compile every entry point now, so that the cache is complete and no later
             # process (nor a later call in this one) pauses to compile. A cached kernel is
@@ -233,6 +255,13 @@ class CompiledEngine:
         ws[_C_NODE_LIMIT] = _NO_LIMIT
         self._empty = False
         self.new_search()
+
+    def _loaded(self, seeded: bool) -> bool:
+        """True if this process has loaded the entry points a budgeted search calls (the
+        root search, and for a seeded search the line's)."""
+        module = self._module
+        return bool(module.search_root.signatures) and (not seeded or
+                                                        bool(module.line.signatures))
 
     def load(self) -> None:
         """Load the search's entry points now (numba loads cached machine code on first use),
@@ -428,42 +457,68 @@ class CompiledEngine:
         ``time`` (seconds) and ``nodes`` are budgets: iterative deepening, one ply at a time
         (up to ``depth`` if given), stopped inside the first iteration that would overrun the
         budget; the answer is that of the deepest completed iteration (depth 1 always
-        completes, so there is always a move). Deepening ends early once an iteration proves
-        a win or loss or meets no heuristic leaf: the position is then solved exactly.
-        A time budget is kept through a node limit worked out from the speed of the
-        iterations so far, so it is approximate.
+        completes, so there is always a move), for every root move. Deepening stops by the
+        rule both tiers share (:func:`gametree.limits.stop_after`): once an iteration meets
+        no heuristic leaf (the position is then solved exactly), proves the result within
+        its depth (with ``exact_root``: every move's), reaches ``depth``, or leaves too little
+        of the time budget. A time budget is kept through a node limit worked out from the
+        speed of the iterations so far, so it is approximate; the machine code is loaded
+        before its clock starts. Depth-limited values are marked with their depth
+        (:attr:`gametree.result.MoveValue.depth`) and are never exact.
 
         ``fresh`` starts from an empty table (the result, node counts included, then depends
         on nothing searched before). With ``form`` (the compiled form of a Python game) and
         ``root`` (the Python state that ``state`` encodes), moves are reported as that game's.
         """
-        return self.run_search(state, depth, weak, by_distance, exact_root, seed, time, nodes,
-                               fresh, form, root)
+        if weak and (depth is not None or time is not None or nodes is not None):
+            raise ValueError("weak solving searches to the end of the game: give no depth, "
+                             "time or node budget")
+        from ..options import SearchOptions  # noqa: PLC0415 - options imports this package's
 
-    def run_search(self, state: Any, depth: int | None, weak: bool, by_distance: bool,
-                   exact_root: bool, seed: int | None, time: float | None, nodes: int | None,
-                   fresh: bool, form: CompiledForm[Any, Any] | None,
-                   root: Any) -> SearchResult[Any]:
-        """:meth:`search` with its arguments in that order, all given: for the search
-        service, which calls it for every search (keyword arguments cost a microsecond)."""
-        run = self._start(state, depth, weak, by_distance, exact_root, seed, time, nodes,
+        return self.run_search(state, SearchOptions(
+            depth=depth, weak=weak, by_distance=by_distance, exact_root=exact_root, seed=seed,
+            time=time, nodes=nodes), fresh, form, root)
+
+    def run_search(self, state: Any, options: SearchOptions, fresh: bool = False,
+                   form: CompiledForm[Any, Any] | None = None,
+                   root: Any = None) -> SearchResult[Any]:
+        """Search ``state`` as ``options`` ask: the request of both tiers' engines (the Python
+        one's :meth:`~gametree.engine.Engine.run_search` takes the same). This engine reads
+        ``depth``, ``time``, ``nodes``, ``weak``, ``by_distance``, ``exact_root`` and
+        ``seed`` (its table size and threads it was given when made). What is not an option:
+        ``fresh`` starts from an empty table, so the result, node counts included, depends
+        on nothing searched before; ``form`` (a Python game's compiled form) and ``root``
+        (the Python state that ``state`` encodes) report moves as that game's."""
+        run = self._start(state, options.depth, options.weak, options.by_distance,
+                          options.exact_root, options.seed, options.time, options.nodes,
                           False, fresh, form, root)
         if not run.budgeted:  # one compiled call answers it: no loop, no reports
-            ply, first = self._first_iteration(run, run.requested or 0)
-            answer = self._root(run, ply, first)
-            assert answer is not None  # no node limit was set
-            complete = run.counters[2] == 0
-            run.iterations, run.exhaustive = 1, complete
-            run.depth_reached = run.counters[7] if ply is None else ply
-            outcome, plies = classify(answer.value, by_distance=not run.plain,
-                                      exhaustive=complete)
-            return self._result(run, answer, outcome, plies, complete)
+            return self._one_call(run)
         for _report in self._iterations(run):
             pass
         last = run.last
         assert last is not None  # the first iteration always completes
-        answer = _RootAnswer(last.value, last.value, last.best_move, last.moves, last.pv)
+        moves = last.moves
+        if run.stop == "proven" and (run.requested is None or last.depth < run.requested):
+            moves = proven_moves(moves, last.best_move, last.value)
+        answer = _RootAnswer(last.value, last.value, last.best_move, moves, last.pv)
         return self._result(run, answer, last.outcome, last.plies, last.complete)
+
+    def _one_call(self, run: _CompiledRun) -> SearchResult[Any]:
+        """A search without a budget: one compiled call, deepening inside to the depth asked
+        for (or solving to the end)."""
+        ply, first = self._first_iteration(run, run.requested or 0)
+        answer = self._root(run, ply, first)
+        assert answer is not None  # no node limit was set
+        complete = run.counters[2] == 0
+        run.iterations, run.exhaustive = 1, complete
+        run.depth_reached = run.counters[7] if ply is None else ply
+        if not complete:
+            answer.moves = depth_limited(answer.moves, run.depth_reached, final=False,
+                                         by_distance=not run.plain)
+        outcome, plies = classify(answer.value, by_distance=not run.plain,
+                                  exhaustive=complete)
+        return self._result(run, answer, outcome, plies, complete)
 
     def iterate(self, state: Any, *, depth: int | None = None, by_distance: bool = True,
                 exact_root: bool = False, seed: int | None = None, time: float | None = None,
@@ -483,7 +538,7 @@ class CompiledEngine:
     def _start(self, state: Any, depth: int | None, weak: bool, by_distance: bool,
                exact_root: bool, seed: int | None, seconds: float | None, nodes: int | None,
                every_depth: bool, fresh: bool, form: CompiledForm[Any, Any] | None,
-               root: Any) -> _Run:
+               root: Any) -> _CompiledRun:
         budgeted = seconds is not None or nodes is not None
         limits = limits_of(depth, nodes, seconds)  # checked as on the Python tier
         state = self.checked(state)
@@ -496,6 +551,11 @@ class CompiledEngine:
         if depth is not None and depth > _MAX_DEPTH:
             raise ValueError(f"the compiled engine searches at most {_MAX_DEPTH} plies deep "
                              f"(or to the end of the game)")
+        if budgeted and (fresh or self._empty) and not self._loaded(seed is not None):
+            # Before the clock starts: numba loads an entry point's machine code on its first
+            # call, which would spend a short time budget before the search begins.
+            self.load()
+            self.ready_at = _clock()
         if fresh:  # the first compiled call empties the table and the counters
             self._ws[_C_BY_DISTANCE] = 1 if by_distance or weak else 0
             self._empty = False
@@ -508,44 +568,29 @@ class CompiledEngine:
         if fresh:
             mode |= _MODE_FRESH
         # Positional arguments, in the fields' order: keywords cost a microsecond here.
-        return _Run(state, limits, asked, depth, mode, seed, weak or not by_distance, weak,
-                    budgeted, every_depth, _clock(), form, root)
+        self.started = started = _clock()  # after the loading: a budget is the search's own
+        return _CompiledRun(state, limits, asked, depth, mode, seed, weak or not by_distance,
+                            weak, budgeted, every_depth, started, form, root)
 
-    def _iterations(self, run: _Run) -> Iterator[Iteration[Any]]:
+    def _iterations(self, run: _CompiledRun) -> Iterator[Iteration[Any]]:
         """The one deepening loop: each pass searches the root one ply deeper (or solves it),
-        under the node limit the budgets allow, and yields its report.
+        under the node limit the budgets allow (:meth:`_limited_root`), yields its report,
+        and decides whether to go on by the rule both tiers share
+        (:func:`gametree.limits.stop_after`).
 
         An iteration the limit stops is dropped whole (what it stored in the table is true
-        but its root answer is incomplete). An iteration that meets no heuristic leaf is
-        already a solve; once one proves a win or loss, the position is solved exactly next,
-        under the same limit: cheap, since the result lies within the depth reached, and the
-        root moves' values then agree with it (at a small depth a root move's own search can
-        miss what the deeper search proved, such as Connect Four's unstoppable double threats).
+        but its root answer is incomplete): the answer is the deepest completed iteration's.
         """
-        ws = self._ws
         limits = run.limits
         deadline = None if limits.time is None else run.started + limits.time
         rate = _SLOWEST_RATE
         last = _MAX_DEPTH if run.requested is None else run.requested
         ply, first = self._first_iteration(run, last)
         while True:
-            binding: StopReason | None = None
-            if run.iterations:  # the first iteration always runs to its end: it needs a move
-                limit, binding = self._node_limit(limits.nodes, deadline, rate)
-                if limit <= run.counters[0]:
-                    run.stop = binding
-                    return
-                # The search stops when its count passes the limit: at ``limit`` nodes, so.
-                ws[_C_NODE_LIMIT] = limit - 1
             nodes_before, evaluations_before = run.counters[0], run.counters[2]
             iteration_started = _clock()
-            root = self._root(run, ply, first)
-            run.mode &= ~_MODE_FRESH  # the table is the run's own from now on
-            if run.iterations:
-                ws[_C_NODE_LIMIT] = _NO_LIMIT
+            root = self._limited_root(run, ply, first, deadline, rate)
             if root is None:
-                ws[_C_ABORTED] = 0
-                run.stop = binding
                 return
             run.iterations += 1
             complete = run.counters[2] == evaluations_before
@@ -554,31 +599,49 @@ class CompiledEngine:
             report = self._report(run, root, complete)
             run.last = report
             yield report
-            if ply is None or complete:  # solved: deeper searches would see the same
-                run.stop = "end" if run.stop is None else run.stop
+            if ply is None:  # solved: deeper searches would see the same
+                run.stop = "end"
                 return
-            spent = _clock() - iteration_started
-            if spent >= _MEASURABLE:  # the latest iteration's speed: deeper ones are slower
-                rate = (run.counters[0] - nodes_before) / spent
-            elif _clock() - run.started >= _MEASURABLE / 5:  # so far, Python's share included
-                rate = max(rate, run.counters[0] / (_clock() - run.started))
-            # The root's own value, not the root moves' (at a small depth they can fall short).
-            if classify(root.probed, by_distance=not run.plain, exhaustive=False)[0]:
-                ply, first = None, 0  # proven: solve exactly next
-                run.stop = "proven"
-            elif ply >= last:
-                run.stop = "depth"
+            now = _clock()
+            rate = _measured_rate(rate, run.counters[0] - nodes_before, now - iteration_started,
+                                  run.counters[0], now - run.started)
+            run.stop = stop_after(
+                ply, last, complete,
+                not complete and settled(report.value, report.moves, ply,
+                                         every_move=bool(run.mode & _MODE_EXACT_ROOT),
+                                         by_distance=not run.plain),
+                soft_deadline_passed(run.started, deadline, now))
+            if run.stop is not None:
                 return
-            elif deadline is not None and _clock() >= run.started + _SOFT_TIME * (
-                    deadline - run.started):
-                run.stop = "time"  # the next iteration would not finish in what is left
-                return
-            else:
-                ply += 1
-                first = ply
+            ply += 1
+            first = ply
+
+    def _limited_root(self, run: _CompiledRun, ply: int | None, first: int,
+                      deadline: float | None, rate: float) -> _RootAnswer | None:
+        """:meth:`_root` under the node limit the budgets allow (none for the first
+        iteration, which always runs to its end: it gives the move); ``None``, with the
+        budget that stopped it in ``run.stop``, when the limit stopped it or leaves no room
+        for it."""
+        ws = self._ws
+        binding: StopReason | None = None
+        if run.iterations:
+            limit, binding = self._node_limit(run.limits.nodes, deadline, rate)
+            if limit <= run.counters[0]:
+                run.stop = binding
+                return None
+            # The search stops when its count passes the limit: at ``limit`` nodes, so.
+            ws[_C_NODE_LIMIT] = limit - 1
+        root = self._root(run, ply, first)
+        run.mode &= ~_MODE_FRESH  # the table is the run's own from now on
+        if run.iterations:
+            ws[_C_NODE_LIMIT] = _NO_LIMIT
+        if root is None:
+            ws[_C_ABORTED] = 0
+            run.stop = binding
+        return root
 
     @staticmethod
-    def _first_iteration(run: _Run, last: int) -> tuple[int | None, int]:
+    def _first_iteration(run: _CompiledRun, last: int) -> tuple[int | None, int]:
         """The depth of the first iteration (``None``: a solve to the end of the game) and the
         depth its root probes start from."""
         if run.weak or (run.requested is None and not run.every_depth and not run.budgeted):
@@ -600,7 +663,7 @@ class CompiledEngine:
                 limit, binding = by_time, "time"
         return limit, binding
 
-    def _root(self, run: _Run, ply: int | None, first: int) -> _RootAnswer | None:
+    def _root(self, run: _CompiledRun, ply: int | None, first: int) -> _RootAnswer | None:
         """One compiled search of the root (to ``ply``, or to the end), read back; ``None``
         when the node limit stopped it."""
         module, ws, out = self._module, self._ws, self._out
@@ -763,7 +826,7 @@ class CompiledEngine:
             summed[8] = max(summed[8], int(helper[_C_OVERFLOW]))
         return summed
 
-    def _resume(self, run: _Run, ply: int | None, first: int) -> _RootAnswer | None:
+    def _resume(self, run: _CompiledRun, ply: int | None, first: int) -> _RootAnswer | None:
         """:meth:`_root`, stopped for Ctrl-C: hand the signal on (normally it raises); if its
         handler returns, search again, with the table and counters as the stop left them
         (all of this search's own, so a fresh search stays independent of earlier ones)."""
@@ -771,7 +834,7 @@ class CompiledEngine:
         run.mode &= ~_MODE_FRESH
         return self._root(run, ply, first)
 
-    def _seeded(self, run: _Run, found: list[int], depth: int) -> int:
+    def _seeded(self, run: _CompiledRun, found: list[int], depth: int) -> int:
         """A best move drawn from ``run.seed`` among the tied ones, and its line (into the
         output array)."""
         value, count = found[_R_VALUE], found[_R_COUNT]
@@ -781,17 +844,19 @@ class CompiledEngine:
         self._module.line(run.state, best, value, depth, self._ws, self._out)
         return best
 
-    def _report(self, run: _Run, root: _RootAnswer, complete: bool) -> Iteration[Any]:
+    def _report(self, run: _CompiledRun, root: _RootAnswer, complete: bool) -> Iteration[Any]:
         counters = run.counters
         outcome, plies = classify(root.value, by_distance=not run.plain,
                                   exhaustive=complete)
+        moves = root.moves if complete else depth_limited(
+            root.moves, run.depth_reached, final=False, by_distance=not run.plain)
         return Iteration(
             depth=run.depth_reached, value=root.value, best_move=root.best_move, pv=root.pv,
-            moves=root.moves, nodes=counters[0], seconds=_clock() - run.started,
+            moves=moves, nodes=counters[0], seconds=_clock() - run.started,
             table_entries=counters[6], table_hits=counters[5], complete=complete,
             outcome=outcome, plies=plies)
 
-    def _result(self, run: _Run, answer: _RootAnswer, outcome: Outcome | None,
+    def _result(self, run: _CompiledRun, answer: _RootAnswer, outcome: Outcome | None,
                 plies: int | None, complete: bool) -> SearchResult[Any]:
         """The :class:`SearchResult` of a finished run, from its deepest completed answer."""
         stopped: Literal["time", "nodes"] | None = (
@@ -827,13 +892,21 @@ kernel measured (Connect Four searches about 10 million a second, Nim 2 million)
 _MEASURABLE = 0.005
 """An iteration this long (seconds) or longer gives the node rate for the time budget."""
 
-_SOFT_TIME = 0.6
-"""With a time budget, no new iteration starts once this fraction of it is spent (the Python
-tier's rule, :data:`gametree.engine.engine.SOFT_TIME`)."""
+
+
+def _measured_rate(rate: float, nodes: int, seconds: float, total_nodes: int,
+                   total_seconds: float) -> float:
+    """The node rate the time budget assumes next, after an iteration of ``nodes`` in
+    ``seconds`` (the search so far: ``total_nodes`` in ``total_seconds``)."""
+    if seconds >= _MEASURABLE:  # the latest iteration's speed: deeper ones are slower
+        return nodes / seconds
+    if total_seconds >= _MEASURABLE / 5:  # so far, Python's share included
+        return max(rate, total_nodes / total_seconds)
+    return rate
 
 
 @dataclass(slots=True)
-class _Run:
+class _CompiledRun:
     """The bookkeeping of one search: its root, options and progress."""
 
     state: Any

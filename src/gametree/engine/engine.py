@@ -21,26 +21,39 @@ from __future__ import annotations
 import sys
 import time as clock
 from collections.abc import Generator, Hashable, Iterator, Sequence
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from ..game import Game, check_root, search_too_deep
-from ..result import Bound, MoveValue, SearchResult, SearchStats, StopReason
+from ..limits import (
+    NO_LIMITS,
+    Limits,
+    limits_of,
+    proven_moves,
+    settled,
+    soft_deadline_passed,
+    stop_after,
+)
+from ..result import (
+    Bound,
+    Iteration,
+    MoveValue,
+    SearchResult,
+    SearchStats,
+    StopReason,
+    depth_limited,
+)
 from ..trace import Tracer
 from ..values import (
     MAX_PLY,
-    PROVEN,
     Outcome,
     Value,
     break_tie,
     classify,
     for_player,
-    plies_to_result,
     terminal_value,
 )
-from .limits import NO_LIMITS, Limits, limits_of
 from .line import principal_variation
 from .ordering import MoveOrder
-from .report import Iteration
 from .root import RootSearch
 from .search import Searcher, SearchStopped, estimate_of
 from .table import (
@@ -51,16 +64,14 @@ from .table import (
 )
 from .traced import TracedSearcher
 
+if TYPE_CHECKING:
+    from ..options import SearchOptions
+
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
 
 UNLIMITED = MAX_PLY
 """The depth searched "to the end" when iterative deepening is off."""
-
-SOFT_TIME = 0.6
-"""With a time budget, no new iteration starts once this fraction of it is spent: the next
-iteration would usually take longer than what is left (the running one is still stopped at
-the deadline)."""
 
 ALGORITHM = "engine"
 """The name results carry in :attr:`SearchResult.algorithm`."""
@@ -81,17 +92,6 @@ _PROBED_SOLVE = (*PROBE_DEPTHS, UNLIMITED)
 """The depths of an exact solve without iterative deepening."""
 
 
-def _proven_within(value: Value, depth: int) -> bool:
-    """True if ``value`` is a win or loss proven within ``depth`` plies.
-
-    Only then is it final: the search saw every line up to that distance, so no quicker win
-    (or slower loss) can hide beyond its horizon. A longer proven distance can come from a
-    complete table entry and may still improve in a deeper iteration.
-    """
-    plies = plies_to_result(value)
-    return plies is not None and plies <= depth
-
-
 def make_table(table: TranspositionTable | int | bool | None) -> TranspositionTable | None:
     """The engine's table from its ``table`` argument (see :class:`Engine`)."""
     if table is None or table is True:
@@ -108,9 +108,9 @@ def make_table(table: TranspositionTable | int | bool | None) -> TranspositionTa
                      f"got {table!r}")
 
 
-class _Run(RootSearch[S, M]):
-    """One search: its root moves and their drivers (a :class:`RootSearch`), its limits,
-    searcher and progress."""
+class _PythonRun(RootSearch[S, M]):
+    """One search of the Python engine: its root moves and their drivers (a
+    :class:`RootSearch`), its limits, searcher and progress."""
 
     def __init__(self, root: S, player: int, limits: Limits, exact: bool, seed: int | None,
                  searcher: Any, tracer: Tracer[S, M], started: float, deadline: float | None,
@@ -128,6 +128,9 @@ class _Run(RootSearch[S, M]):
         self.weak = weak
         self.legal: Sequence[M] = ()
         self.last: Iteration[M] | None = None
+        self.completed: Iteration[M] | None = None
+        """The report of the deepest completed iteration (:attr:`last` may be an unfinished
+        one's)."""
         self.stop: StopReason | None = None
         self.iterations = 0
         self.exhaustive = False
@@ -236,24 +239,33 @@ class Engine(Generic[S, M]):
         the end of the game with a window around 0, the values reported as 1, 0 and -1 with
         distance scoring off, the line as the best move alone. It takes no depth or budget.
         """
-        return self.run_search(state, depth, time, nodes, exact_root, seed, tracer, weak)
+        if weak and (depth is not None or time is not None or nodes is not None):
+            raise ValueError("weak solving searches to the end of the game: give no "
+                             "depth, time or node budget")
+        from ..options import SearchOptions  # noqa: PLC0415 - options imports the engine's
 
-    def run_search(self, state: S | None, depth: int | None, time: float | None,
-                   nodes: int | None, exact_root: bool, seed: int | None,
-                   tracer: Tracer[S, M] | None, weak: bool) -> SearchResult[M]:
-        """:meth:`search` with its arguments in that order, all given: for the search
-        service, which calls it for every search (keyword arguments cost a microsecond)."""
-        limits = limits_of(depth, nodes, time)
+        return self.run_search(state, SearchOptions(
+            depth=depth, time=time, nodes=nodes, exact_root=exact_root, seed=seed, weak=weak,
+            by_distance=self.by_distance), tracer)
+
+    def run_search(self, state: S | None, options: SearchOptions,
+                   tracer: Tracer[S, M] | None = None) -> SearchResult[M]:
+        """Search ``state`` (``None``: the initial state) as ``options`` ask: the request of
+        both tiers' engines (the compiled one's :meth:`~gametree.compiled.CompiledEngine.
+        run_search` takes the same). This engine reads the search's own options (``depth``,
+        ``time``, ``nodes``, ``exact_root``, ``seed``, ``weak``); how it is built (distance
+        scoring, tuning) it was given when made (the search service makes it from the same
+        options). ``tracer`` receives every step (a slower search path)."""
+        limits = limits_of(options.depth, options.nodes, options.time)
+        weak = options.weak
         iterative = self.iterative
         if limits is not NO_LIMITS:
-            if weak:
-                raise ValueError("weak solving searches to the end of the game: give no "
-                                 "depth, time or node budget")
             if iterative is None:
                 iterative = limits.nodes is not None or limits.time is not None
         elif iterative is None or weak:
             iterative = False
-        run = self._start(state, limits, exact_root, seed, tracer, iterative, weak)
+        run = self._start(state, limits, options.exact_root, options.seed, tracer, iterative,
+                          weak)
         try:
             for _report in self._iterate(run):
                 pass
@@ -286,7 +298,7 @@ class Engine(Generic[S, M]):
     # -- one search --------------------------------------------------------------------------
 
     def _start(self, state: S | None, limits: Limits, exact_root: bool, seed: int | None,
-               tracer: Tracer[S, M] | None, iterative: bool, weak: bool) -> _Run[S, M]:
+               tracer: Tracer[S, M] | None, iterative: bool, weak: bool) -> _PythonRun[S, M]:
         if seed is not None and (seed.__class__ is bool or not isinstance(seed, int)):
             raise ValueError(f"seed must be an integer or None, got {seed!r}")
         root = self.game.initial_state() if state is None else state
@@ -317,16 +329,16 @@ class Engine(Generic[S, M]):
             searcher.reset(generation, solving)
         started = clock.perf_counter()
         deadline = None if limits.time is None else started + limits.time
-        return _Run(root, player, limits, exact_root or seed is not None, seed, searcher, trace,
-                    started, deadline, iterative, root_key, weak)
+        return _PythonRun(root, player, limits, exact_root or seed is not None, seed, searcher,
+                          trace, started, deadline, iterative, root_key, weak)
 
-    def _iterations(self, run: _Run[S, M]) -> Generator[Iteration[M], None, None]:
+    def _iterations(self, run: _PythonRun[S, M]) -> Generator[Iteration[M], None, None]:
         try:
             yield from self._iterate(run)
         finally:  # also when the caller stops iterating early
             self._end(run)
 
-    def _end(self, run: _Run[S, M]) -> None:
+    def _end(self, run: _PythonRun[S, M]) -> None:
         """Close the books of a run, however it ended."""
         self.last_stop = run.stop
         run.final = counters = run.searcher.counters()
@@ -337,16 +349,13 @@ class Engine(Generic[S, M]):
         if run.searcher.__class__ is Searcher:
             self._idle_searcher = run.searcher
 
-    def _iterate(  # noqa: PLR0915 -- every search runs it: one piece, for speed
-        self, run: _Run[S, M],
-    ) -> Iterator[Iteration[M]]:
+    def _iterate(self, run: _PythonRun[S, M]) -> Iterator[Iteration[M]]:
         """The iterative-deepening loop of every search (a search without iterative
         deepening runs it with one depth, or the probe depths of an exact solve): each
-        iteration values the root moves to its depth, reports, and decides whether to go on.
-
-        Written out in one piece: in a small search, calls between small helpers cost more
-        than the search itself (the rare paths still are helpers)."""
-        game, table = self.game, self.table
+        iteration values the root moves to its depth (:meth:`_search_root`), reports
+        (:meth:`_completed`), and decides whether to go on (:func:`gametree.limits.stop_after`,
+        the rule both tiers share)."""
+        game = self.game
         root, limits, searcher = run.root, run.limits, run.searcher
         utility = game.outcome(root)
         legal = list(game.moves(root)) if utility is None and limits.depth != 0 else []
@@ -359,45 +368,17 @@ class Engine(Generic[S, M]):
         if order.hint is not None and len(legal) > 1:
             run.order = list(order.order(root, legal, None, 0, run.player))
         target = UNLIMITED if limits.depth is None else limits.depth
-        depths: Sequence[int]  # the depths the iterations search to, one after another
-        if run.weak:
-            depths = (target,)
-        elif run.iterative:
-            depths = range(1, target + 1)
-        elif limits.nodes is not None or limits.time is not None:
-            depths = (1, target) if target > 1 else (1,)  # depth 1 first: always have a move
-        elif limits.depth is None:
-            depths = _PROBED_SOLVE
-        else:
-            depths = (target,)
         tally = searcher.tally
-        trace, traced, weak, iterative = run.trace, run.traced, run.weak, run.iterative
-        cuts_before = guesses_before = 0  # the searcher was reset: no cuts or guesses yet
-        for depth in depths:
+        before = (0, 0, 0, 0, 0)  # the searcher was reset: nothing counted yet
+        for depth in self._depths(run, target):
             if run.iterations:
-                if run.iterations == 1:
+                if run.iterations == 1:  # the first iteration always ends: it gives a move
                     searcher.limit(limits.nodes, run.deadline)
-                _, _, cuts_before, guesses_before, _ = tally()
-            last = run.last
+                before = tally()
             try:
-                if traced and iterative:
-                    trace.iteration(depth)
-                if last is not None and last.best_move is not None:
-                    self._best_first(run, last.best_move)
-                run.start(depth)
-                searcher.count_root()
-                if traced:
-                    trace.enter(root, 0, "MAX")
-                if weak:
-                    run.weak_signs()
-                elif run.exact:
-                    run.exact_values()
-                elif self.window == "mtdf":
-                    run.mtdf(last.value if last is not None else 0)
-                else:
-                    run.pvs(self.pvs)  # positional: a keyword costs more in every small search
+                self._search_root(run, depth)
             except RecursionError:
-                if last is None or not iterative:
+                if run.last is None or not run.iterative:
                     raise search_too_deep(game, root, sys.getrecursionlimit() - 100) from None
                 run.stop = "depth"  # as deep as Python can search: the deepest completed answers
                 return
@@ -408,62 +389,105 @@ class Engine(Generic[S, M]):
                     run.last = partial
                     yield partial
                 return
-            value, best_move = run.value, run.best_move
-            assert best_move is not None
-            if run.seed is not None:  # a random move among the best
-                values = run.values
-                tied = [move for move in legal if values[move].value == value]
-                best_move = run.best_move = break_tie(tied, run.seed)
-            if traced:
-                trace.done(root, 0, "MAX", value, best_move)
-
-            nodes, hits, cuts, guesses, deepest = tally()
-            run.iterations += 1
-            run.exhaustive = exhaustive = guesses == guesses_before
-            complete = cuts == cuts_before
-            moves = tuple(map(run.values.__getitem__, legal))  # in the game's move order
-            if weak:  # signs, not values: nothing for the table, and no line beyond the move
-                outcome = classify(value, by_distance=False,
-                                   exhaustive=exhaustive and complete)[0]
-                report = self._report(run, (nodes, hits, cuts, guesses, deepest), deepest,
-                                      value, best_move, moves, (best_move,),
-                                      complete=complete, outcome=outcome)
-            else:
-                outcome, plies = classify(value, by_distance=self.by_distance,
-                                          exhaustive=exhaustive and complete)
-                if table is not None:  # the root's value and best move, as any position's
-                    table.store(run.key, COMPLETE + deepest if complete else depth,
-                                EXACT if exhaustive else EXACT | HEURISTIC, value, best_move)
-                # A complete iteration's table holds the rest of the line beyond its depth
-                # (and no line reaches beyond the deepest ply the search saw).
-                pv = (best_move,) if deepest <= 1 else \
-                    self._pv(run, UNLIMITED if complete else depth, best_move, value)
-                # A search straight to the end, or one no depth limit cut, reports how deep
-                # it went.
-                reached = deepest if depth >= UNLIMITED or (complete and not iterative) \
-                    else depth
-                # Positional arguments, in the fields' order: keywords cost a microsecond.
-                report = Iteration(reached, value, best_move, pv, moves, nodes,
-                                   clock.perf_counter() - run.started,
-                                   self._table_entries(), hits, "exact",
-                                   True, complete, outcome, plies)
-            run.last = report
+            report = self._completed(run, depth, before)
             yield report
-            if complete:
-                run.stop = "end"
-            elif self._proven(run, report):
-                run.stop = "proven"
-            elif depth >= target:
-                run.stop = "depth"
-            elif run.deadline is not None and clock.perf_counter() >= (
-                run.started + SOFT_TIME * (run.deadline - run.started)
-            ):
-                run.stop = "time"
+            # The shared rule; a complete iteration (every small search's) is its first case,
+            # answered here without the call.
+            run.stop = "end" if report.complete else stop_after(
+                report.depth, target, False,
+                settled(report.value, report.moves, report.depth, every_move=run.exact,
+                        by_distance=self.by_distance),
+                run.deadline is not None and soft_deadline_passed(
+                    run.started, run.deadline, clock.perf_counter()))
             if run.stop is not None:
                 break
 
     @staticmethod
-    def _best_first(run: _Run[S, M], previous: M) -> None:
+    def _depths(run: _PythonRun[S, M], target: int) -> Sequence[int]:
+        """The depths the iterations search to, one after another."""
+        limits = run.limits
+        if run.weak:
+            return (target,)
+        if run.iterative:
+            return range(1, target + 1)
+        if limits is NO_LIMITS:  # an exact solve: the common case of small searches
+            return _PROBED_SOLVE
+        if limits.budgeted:
+            return (1, target) if target > 1 else (1,)  # depth 1 first: always have a move
+        if limits.depth is None:
+            return _PROBED_SOLVE
+        return (target,)
+
+    def _search_root(self, run: _PythonRun[S, M], depth: int) -> None:
+        """Value the root moves to ``depth`` (the root driver the options ask for); the best
+        move and value are left in ``run``."""
+        last = run.last
+        if run.traced and run.iterative:
+            run.trace.iteration(depth)
+        if last is not None and last.best_move is not None:
+            self._best_first(run, last.best_move)
+        run.start(depth)
+        run.searcher.count_root()
+        if run.traced:
+            run.trace.enter(run.root, 0, "MAX")
+        if run.weak:
+            run.weak_signs()
+        elif run.exact:
+            run.exact_values()
+        elif self.window == "mtdf":
+            run.mtdf(last.value if last is not None else 0)
+        else:
+            run.pvs(self.pvs)  # positional: a keyword costs more in every small search
+        if run.seed is not None:  # a random move among the best
+            values = run.values
+            tied = [move for move in run.legal if values[move].value == run.value]
+            run.best_move = break_tie(tied, run.seed)
+        if run.traced:
+            run.trace.done(run.root, 0, "MAX", run.value, run.best_move)
+
+    def _completed(self, run: _PythonRun[S, M], depth: int,
+                   before: tuple[int, int, int, int, int]) -> Iteration[M]:
+        """The report of the iteration to ``depth`` that just ended (``before``: the
+        searcher's tally when it began); the root's value and best move go to the table."""
+        value, best_move = run.value, run.best_move
+        assert best_move is not None
+        nodes, hits, cuts, guesses, deepest = tally = run.searcher.tally()
+        run.iterations += 1
+        run.exhaustive = exhaustive = guesses == before[3]
+        complete = cuts == before[2]
+        moves = tuple(map(run.values.__getitem__, run.legal))  # in the game's move order
+        if run.weak:  # signs, not values: nothing for the table, and no line beyond the move
+            outcome = classify(value, by_distance=False, exhaustive=exhaustive and complete)[0]
+            report = self._report(run, tally, deepest, value, best_move, moves, (best_move,),
+                                  complete=complete, outcome=outcome)
+        else:
+            table = self.table
+            outcome, plies = classify(value, by_distance=self.by_distance,
+                                      exhaustive=exhaustive and complete)
+            if table is not None:  # the root's value and best move, as any position's
+                table.store(run.key, COMPLETE + deepest if complete else depth,
+                            EXACT if exhaustive else EXACT | HEURISTIC, value, best_move)
+            # A complete iteration's table holds the rest of the line beyond its depth
+            # (and no line reaches beyond the deepest ply the search saw).
+            pv = (best_move,) if deepest <= 1 else \
+                self._pv(run, UNLIMITED if complete else depth, best_move, value)
+            # A search straight to the end, or one no depth limit cut, reports how deep
+            # it went.
+            reached = deepest if depth >= UNLIMITED or (complete and not run.iterative) \
+                else depth
+            if not (exhaustive or complete):
+                moves = depth_limited(moves, reached, final=False,
+                                      by_distance=self.by_distance)
+            # Positional arguments, in the fields' order: keywords cost a microsecond.
+            report = Iteration(reached, value, best_move, pv, moves, nodes,
+                               clock.perf_counter() - run.started,
+                               self._table_entries(), hits, "exact",
+                               True, complete, outcome, plies)
+        run.last = run.completed = report
+        return report
+
+    @staticmethod
+    def _best_first(run: _PythonRun[S, M], previous: M) -> None:
         """Order the root moves for the next iteration: the last one's best move first, then
         the rest by their values in it."""
         values = run.values
@@ -473,7 +497,7 @@ class Engine(Generic[S, M]):
 
     # -- reports and results -----------------------------------------------------------------
 
-    def _report(self, run: _Run[S, M], tally: tuple[int, int, int, int, int], depth: int,
+    def _report(self, run: _PythonRun[S, M], tally: tuple[int, int, int, int, int], depth: int,
                 value: Value, best_move: M | None, moves: tuple[MoveValue[M], ...],
                 pv: tuple[M, ...], *, bound: Bound = "exact", finished: bool = True,
                 complete: bool = False, outcome: Outcome | None = None,
@@ -487,19 +511,20 @@ class Engine(Generic[S, M]):
     def _table_entries(self) -> int:
         return 0 if self.table is None else len(self.table.entries)
 
-    def _partial_report(self, run: _Run[S, M], depth: int) -> Iteration[M] | None:
+    def _partial_report(self, run: _PythonRun[S, M], depth: int) -> Iteration[M] | None:
         """The report of an iteration stopped half-way, if it proved a better move."""
         if run.better is None or run.last is None:
             return None
         move, value, bound = run.better
         if move == run.last.best_move:
             return None
-        moves = tuple(entry if entry.move != move else MoveValue(move, value, bound)
-                      for entry in run.last.moves)
+        better = depth_limited((MoveValue(move, value, bound),), depth, final=False,
+                               by_distance=self.by_distance)[0]
+        moves = tuple(entry if entry.move != move else better for entry in run.last.moves)
         return self._report(run, run.searcher.tally(), depth, value, move, moves, (move,),
                             bound="lower", finished=False)
 
-    def _leaf_report(self, run: _Run[S, M], utility: Value | None) -> Iteration[M]:
+    def _leaf_report(self, run: _PythonRun[S, M], utility: Value | None) -> Iteration[M]:
         """The report for a root that is finished, has no moves, or is searched to depth 0."""
         run.searcher.count_root()
         if utility is not None:
@@ -522,16 +547,7 @@ class Engine(Generic[S, M]):
         run.last = report
         return report
 
-    def _proven(self, run: _Run[S, M], report: Iteration[M]) -> bool:
-        """True if deeper iterations cannot change what the search reports."""
-        if not self.by_distance:
-            return False
-        if run.exact:
-            return all(entry.exact and _proven_within(entry.value, report.depth)
-                       for entry in report.moves)
-        return _proven_within(report.value, report.depth)
-
-    def _result(self, run: _Run[S, M]) -> SearchResult[M]:
+    def _result(self, run: _PythonRun[S, M]) -> SearchResult[M]:
         """The :class:`SearchResult` of a finished run."""
         report = run.last
         counters = run.final
@@ -539,26 +555,23 @@ class Engine(Generic[S, M]):
         moves = report.moves
         requested = run.limits.depth
         stop = run.stop
+        # The deepest completed iteration (the report may be an unfinished one's that proved
+        # a better move: its depth was not searched through).
+        reached = report.depth if run.completed is None else run.completed.depth
         if stop == "proven" and (requested is None or report.depth < requested):
-            # Values at this depth that are not proofs say nothing about deeper searches; what
-            # holds at any depth is that no move beats the proven best.
-            moves = tuple(
-                entry if abs(entry.value) >= PROVEN or entry.move == report.best_move
-                else MoveValue(entry.move, report.value, "upper")
-                for entry in moves
-            )
+            moves = proven_moves(moves, report.best_move, report.value)
         stopped: Literal["time", "nodes"] | None = \
             stop if stop in ("time", "nodes") else None
         # Positional arguments, in the fields' order: keywords cost a microsecond here.
         # (counters: nodes, leaves, evaluations, cutoffs, first cut-offs, probes, hits, ...)
         stats = SearchStats(counters[0], counters[1], counters[2], counters[3], counters[4],
                             counters[6], self._table_entries(),
-                            run.iterations, report.depth, stopped,
+                            run.iterations, reached, stopped,
                             clock.perf_counter() - run.started)
         # The depth of the search the answer comes from: the one asked for, or the deepest
         # completed when a budget ended the search first.
         # (No depth asked, yet stopped by depth: by the deepest Python's recursion allows.)
-        depth = report.depth if stopped is not None or (
+        depth = reached if stopped is not None or (
             stop == "depth" and requested is None) else requested
         weak = run.weak
         return SearchResult(
@@ -569,7 +582,7 @@ class Engine(Generic[S, M]):
 
     # -- the principal variation -------------------------------------------------------------
 
-    def _pv(self, run: _Run[S, M], depth: int, best_move: M, value: Value) -> tuple[M, ...]:
+    def _pv(self, run: _PythonRun[S, M], depth: int, best_move: M, value: Value) -> tuple[M, ...]:
         """The principal variation (see :mod:`gametree.engine.line`), read quietly: the
         confirmation searches are not part of a trace."""
         searcher = run.searcher

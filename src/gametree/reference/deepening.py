@@ -8,10 +8,12 @@ last one: its time multiplied by how much the node count grew between the last i
 odd and even depths). The prediction can be wrong, so a move may take longer than the budget;
 the engine (:mod:`gametree.engine`) stops a running search and keeps the budget precisely.
 
-Deepening stops early, whatever the budget, once nothing deeper can change the answer: when
-the root value is a proven win or loss (all lines up to that length were searched exactly),
-or when the search was *complete* — no position was cut off by the depth limit
-(:attr:`gametree.SearchResult.complete`).
+Deepening stops by the rule the engines follow too (:func:`gametree.limits.stop_after`):
+early, whatever the budget, once nothing deeper can change the answer — when the search was
+*complete* (no position was cut off by the depth limit: :attr:`gametree.SearchResult.complete`)
+or the root value is a proven win or loss (all lines up to that length were searched exactly:
+without a table, a proof found at a depth lies within it) — then at the depth cap, then when
+the next iteration is predicted to overrun the budget.
 """
 
 from __future__ import annotations
@@ -19,20 +21,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Generic, Literal, TypeVar
+from typing import Generic, TypeVar
 
-from ..result import SearchResult
+from ..limits import stop_after
+from ..result import SearchResult, StopReason
 from ..values import MAX_PLY
 
 M = TypeVar("M")
 
-StopReason = Literal["proven", "complete", "depth", "time"]
-"""Why deepening stopped: a proven result, a complete search, the depth cap, or the budget."""
-
 
 @dataclass(frozen=True)
-class Iteration:
-    """One completed search of the deepening."""
+class TimedSearch:
+    """One completed search of the deepening: its depth, size and time (what the next one's
+    time is predicted from)."""
 
     depth: int
     """Its depth limit in plies."""
@@ -51,14 +52,15 @@ class Step(Generic[M]):
     result: SearchResult[M]
     """The iteration's result."""
 
-    iterations: tuple[Iteration, ...]
+    iterations: tuple[TimedSearch, ...]
     """Every completed iteration so far, shallowest first."""
 
     seconds: float
     """Time since the deepening started."""
 
     stopped: StopReason | None
-    """Why no further iteration follows, on the last step; ``None`` before it."""
+    """Why no further iteration follows, on the last step (``end``, ``proven``, ``depth`` or
+    ``time``: :func:`gametree.limits.stop_after`); ``None`` before it."""
 
     @property
     def depth(self) -> int:
@@ -78,7 +80,7 @@ class Deepened(Generic[M]):
     result: SearchResult[M]
     """The result of the deepest completed iteration."""
 
-    iterations: tuple[Iteration, ...]
+    iterations: tuple[TimedSearch, ...]
     """Every completed iteration, shallowest first."""
 
     stopped: StopReason
@@ -103,7 +105,7 @@ class Deepened(Generic[M]):
         return sum(iteration.nodes for iteration in self.iterations)
 
 
-def predicted_seconds(iterations: list[Iteration], first_growth: float) -> float:
+def predicted_seconds(iterations: list[TimedSearch], first_growth: float) -> float:
     """How long the next iteration is expected to take, from the ones already done.
 
     ``first_growth`` stands in for the growth factor when only one iteration has run (the
@@ -132,24 +134,18 @@ def deepening(
     (``time.perf_counter`` in real use; tests pass a fake one).
     """
     started = clock()
-    iterations: list[Iteration] = []
+    iterations: list[TimedSearch] = []
     cap = MAX_PLY if max_depth is None else max_depth
     depth = 1
     while True:
         before = clock()
         result = run(depth)
         after = clock()
-        iterations.append(Iteration(depth, result.stats.nodes, after - before))
-        stopped: StopReason | None = None
-        if result.outcome in ("win", "loss"):
-            stopped = "proven"
-        elif result.complete:
-            stopped = "complete"
-        elif depth >= cap:
-            stopped = "depth"
-        elif budget is not None and (
-                after - started + predicted_seconds(iterations, first_growth) > budget):
-            stopped = "time"
+        iterations.append(TimedSearch(depth, result.stats.nodes, after - before))
+        stopped = stop_after(
+            depth, cap, result.complete, result.outcome in ("win", "loss"),
+            budget is not None and (
+                after - started + predicted_seconds(iterations, first_growth) > budget))
         yield Step(result, tuple(iterations), after - started, stopped)
         if stopped is not None:
             return
