@@ -32,10 +32,10 @@ def test_solve_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     assert document["value"] == 10
     assert document["best_move"] == "A"
     assert document["moves"] == [
-        {"move": "A", "value": 10, "exact": True, "bound": "exact", "value_text": "10",
-         "value_kind": "score"},
-        {"move": "B", "value": 5, "exact": False, "bound": "upper", "value_text": "at most 5",
-         "value_kind": "score"},
+        {"move": "A", "value": 10, "exact": True, "bound": "exact", "depth": None,
+         "value_text": "10", "value_kind": "score"},
+        {"move": "B", "value": 5, "exact": False, "bound": "upper", "depth": None,
+         "value_text": "at most 5", "value_kind": "score"},
     ]
     assert (document["value_text"], document["value_kind"]) == ("10", "score")
     assert document["pv"] == ["A", "C", "G", "G1"]

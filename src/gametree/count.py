@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .game import Game
-from .reference._base import check_depth
+from .limits import check_depth
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)

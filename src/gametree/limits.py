@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .reference._base import check_depth
 from .result import MoveValue
 from .values import PROVEN, Value, plies_to_result
 
@@ -39,6 +38,14 @@ SOFT_TIME = 0.6
 """With a time budget, no new iteration starts once this fraction of it is spent: the next
 iteration would usually take longer than what is left (the running one is still stopped at
 the deadline)."""
+
+
+def check_depth(depth: int | None) -> None:
+    """Reject a depth limit that is not ``None`` or a non-negative integer."""
+    if depth is None:
+        return
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"depth must be a non-negative integer or None, got {depth!r}")
 
 
 @dataclass(frozen=True)

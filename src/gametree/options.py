@@ -22,7 +22,7 @@ from dataclasses import replace as replaced
 from typing import Any, Literal
 
 from .algorithms import ALGORITHMS, ENGINE
-from .engine.limits import MAX_NODES
+from .limits import MAX_NODES
 
 TierChoice = Literal["auto", "python", "compiled"]
 """Which tier to search on: ``auto`` (the compiled one when the game has a kernel and the

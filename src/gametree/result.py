@@ -230,8 +230,8 @@ class SearchResult(Generic[M]):
         for entry in self.moves:
             kind, text = self._read(entry.value, entry.bound, root=False)
             moves.append({"move": game.format_move(root, entry.move), "value": entry.value,
-                          "exact": entry.exact, "bound": entry.bound, "value_text": text,
-                          "value_kind": kind})
+                          "exact": entry.exact, "bound": entry.bound, "depth": entry.depth,
+                          "value_text": text, "value_kind": kind})
         value_kind, value_text = self._read(self.value, "exact", root=True)
         return {
             "algorithm": self.algorithm,

@@ -59,10 +59,13 @@ def result_text(game: Game[Any, Any], state: Any, result: SearchResult[Any], *,
                 lines.append(f"Score for move {name:<{width}} = {value_text}")
             else:
                 lines.append(f"  {name:<{width}}  {value_text}")
-        if not result.exact and result.weak:
+        # A footnote for bounds only: a depth-limited value is not exact either (it is not
+        # proven), but its words say so themselves ("estimate +3").
+        bounded = any(entry.bound != "exact" for entry in result.moves)
+        if bounded and result.weak:
             lines.append("(\"at most\": not examined further; a weak solve stops at the first "
                          "move that keeps the result)")
-        elif not result.exact:
+        elif bounded:
             lines.append("(\"at most\": the move was refuted and searched no further; "
                          "use --exact for exact values)")
     stats = result.stats

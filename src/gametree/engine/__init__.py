@@ -14,9 +14,9 @@ Quick use::
     12
 """
 
+from ..limits import Limits
 from ..result import StopReason
 from .engine import Engine
-from .limits import Limits
 from .report import Iteration
 from .search import SearchStopped
 from .table import TableEntry, TableStats, TranspositionTable

@@ -12,6 +12,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
 from ..game import Game, checked_player
+from ..limits import check_depth
 from ..result import Bound, MoveValue, SearchResult, SearchStats
 from ..trace import LeafKind, Role, Tracer, leaf_kind
 from ..values import (
@@ -43,14 +44,6 @@ def first(line: tuple[Any, ...]) -> Any:
 def deeper(depth: int | None) -> int | None:
     """The depth left one ply further down (``None``: no limit)."""
     return None if depth is None else depth - 1
-
-
-def check_depth(depth: int | None) -> None:
-    """Reject a depth limit that is not ``None`` or a non-negative integer."""
-    if depth is None:
-        return
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise ValueError(f"depth must be a non-negative integer or None, got {depth!r}")
 
 
 class ReferenceSearch(Generic[S, M]):
