@@ -59,6 +59,10 @@ class GameOption:
     flag: bool = False
     """A switch that takes no value (``--misere``)."""
 
+    reads_file: bool = False
+    """The value names a file to read (the tree game's ``--file``): a front-end that serves
+    others (the web API) refuses it rather than read its own machine's files."""
+
 
 def split_on_spaces(text: str) -> list[str]:
     """The default way to split a ``--moves`` text: on whitespace and semicolons."""
@@ -103,6 +107,11 @@ class GameSpec:
     extra_json: ExtraJson | None = None
     """Game-specific fields added to a search result's JSON (Connect Four adds Pons' ``score``);
     :meth:`result_json` merges them in."""
+
+    from_document: Callable[[Any], Game[Any, Any]] | None = None
+    """Builds the game from a JSON document given instead of its options (an explicit tree,
+    docs/trees.md; the web API's ``tree`` field); ``None``: the game takes no document.
+    Raises ``ValueError`` or :class:`GameError` for a document it cannot read."""
 
     read_line: Callable[[str], tuple[str, dict[str, Any]]] = field(default=read_moves_line)
     """Reads one line of a ``--moves-file`` into a moves text and the expected values it

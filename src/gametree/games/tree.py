@@ -516,6 +516,7 @@ SPEC = GameSpec(
     summary="an explicit game tree given by its leaf values (MAX moves at the root)",
     notation="the label of the child node (A, B, ...) or its number, 1 = leftmost",
     build=build_tree,
+    from_document=GameTree.from_json,
     options=(
         GameOption("leaves", "leaf values left to right, e.g. \"3 5 2 9 12 5 23 23\" "
                    "(numbers, or win/loss/draw)", metavar="\"V V ...\""),
@@ -525,6 +526,7 @@ SPEC = GameSpec(
                    metavar="\"L L ...\""),
         GameOption("nested", "the tree as nested JSON lists, e.g. \"[[3,12,8],[2,4,6]]\"",
                    metavar="JSON"),
-        GameOption("file", "a JSON file holding the tree (see docs/trees.md)", metavar="F"),
+        GameOption("file", "a JSON file holding the tree (see docs/trees.md)", metavar="F",
+                   reads_file=True),
     ),
 )

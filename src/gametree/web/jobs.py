@@ -17,7 +17,6 @@ from typing import Any
 
 from ..frontend import option_error_text
 from ..game import Game, GameError
-from ..games.tree import GameTree
 from ..options import OptionError, SearchOptions
 from ..registry import GameSpec, UnknownGameError, play_line
 from ..service import SearchSession, search
@@ -100,25 +99,30 @@ class Workshop:
             raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(self.specs)}")
         return spec
 
-    def _game(self, spec: GameSpec, options: dict[str, Any], tree: Any) -> Game[Any, Any]:
-        if tree is not None:
-            game: Game[Any, Any] = GameTree.from_json(tree)
-        elif spec.name == "tree":
-            game = spec.make(**options)
-        else:
-            key = f"{spec.name}{sorted(options.items())!r}"
-            cached = self._games.get(key)
-            if cached is not None:
-                self._games.move_to_end(key)
-                return cached
-            game = spec.make(**options)
-            self._games[key] = game
-            if len(self._games) > self._keep:
-                self._games.popitem(last=False)
-            return game
+    def _game(self, spec: GameSpec, options: dict[str, Any], document: Any) -> Game[Any, Any]:
+        if document is not None:
+            if spec.from_document is None:
+                raise RequestError(f"{spec.name} takes no JSON document")
+            return self._bounded(spec.from_document(document))
+        key = f"{spec.name}{sorted(options.items())!r}"
+        cached = self._games.get(key)
+        if cached is not None:
+            self._games.move_to_end(key)
+            return cached
+        game = self._bounded(spec.make(**options))
+        self._games[key] = game
+        if len(self._games) > self._keep:
+            self._games.popitem(last=False)
+        return game
+
+    def _bounded(self, game: Game[Any, Any]) -> Game[Any, Any]:
+        """``game``, unless it states its size (an explicit tree's ``size``: its nodes) and
+        that is more than the server takes; a game that states none is bounded by its own
+        options' checks."""
+        size = _stated_size(game)
         limit = self.limits.max_tree_nodes
-        if isinstance(game, GameTree) and game.size > limit:
-            raise LimitError(f"the tree has {game.size:,} nodes; this server takes trees of "
+        if size is not None and size > limit:
+            raise LimitError(f"the tree has {size:,} nodes; this server takes trees of "
                              f"at most {limit:,} (gametree serve --max-tree-nodes)")
         return game
 
@@ -135,7 +139,7 @@ class Workshop:
         """Plies of the tree to draw: as asked, else all of an explicit tree, else
         :data:`DEFAULT_TREE_DEPTH`."""
         if job.draw_depth is None:
-            return None if isinstance(game, GameTree) else DEFAULT_TREE_DEPTH
+            return None if _stated_size(game) is not None else DEFAULT_TREE_DEPTH
         return job.draw_depth
 
     def check(self, job: Job) -> None:
@@ -182,6 +186,13 @@ class Workshop:
         return document
 
 
+def _stated_size(game: Game[Any, Any]) -> int | None:
+    """The number of positions ``game`` states it has (an explicit tree's ``size``), or
+    ``None``: such a game is drawn whole and bounded by the server's tree limit."""
+    size = getattr(game, "size", None)
+    return size if isinstance(size, int) and not isinstance(size, bool) else None
+
+
 def tree_json(game: Game[Any, Any], state: Any, depth: int | None,
               max_nodes: int) -> dict[str, Any]:
     """The tree below ``state`` to ``depth`` plies (``None``: to the leaves), breadth-first:
@@ -210,8 +221,8 @@ def tree_json(game: Game[Any, Any], state: Any, depth: int | None,
         if outcome is not None:
             mine = outcome if root_player == 0 else -outcome
             node["result"] = "win" if mine > 0 else "loss" if mine < 0 else "draw"
-        elif not moves and isinstance(game, GameTree):
-            value = game.evaluate(item_state)
+        elif not moves and (depth is None or ply < depth):  # a leaf with no result:
+            value = game.evaluate(item_state)  # an explicit tree's number, as drawn
             node["value"] = value if root_player == 0 else -value
         nodes.append(node)
         for move in moves:

@@ -38,10 +38,6 @@ from ..registry import GameOptionError, GameSpec, UnknownGameError
 from .jobs import Job, LimitError, RequestError
 from .limits import ServerLimits
 
-TREE_FILE_REFUSED = ("the tree option file names a file on the server, which the API does not "
-                     "read: send the tree document itself as \"tree\"")
-
-
 # -- values ---------------------------------------------------------------------------------
 
 
@@ -233,16 +229,19 @@ def position_job(command: str, request: PositionRequest, specs: Mapping[str, Gam
                  search: SearchOptions | None = None) -> Job:
     """The job of a request, its game options read (no search options: ``search``)."""
     spec = _spec(specs, request)
-    if spec.name == "tree" and "file" in request.options:
-        raise GameOptionError(TREE_FILE_REFUSED)
-    if request.tree is not None and spec.name != "tree":
-        raise RequestError(f"\"tree\" gives the tree game's tree, not {spec.name}'s")
+    for option in spec.options:
+        if option.reads_file and option.name in request.options:
+            document = " itself as \"tree\"" if spec.from_document is not None else ""
+            raise GameOptionError(f"the {spec.name} option {option.name} names a file on the "
+                                  f"server, which the API does not read: send the "
+                                  f"document{document}")
+    if request.tree is not None and spec.from_document is None:
+        raise RequestError(f"\"tree\" gives a game as a JSON document (a tree's), not "
+                           f"{spec.name}'s: {spec.name} takes none")
     values = game_options(spec, request.options)
-    if request.tree is not None:
-        given = [name for name in ("leaves", "nested", "labels") if name in values]
-        if given:
-            raise RequestError(f"give the tree either as \"tree\" or as the option {given[0]}, "
-                               f"not both")
+    if request.tree is not None and values:
+        raise RequestError(f"give the {spec.name} game either as \"tree\" or by its options "
+                           f"({', '.join(values)}), not both")
     draw_depth = getattr(request, "depth", None) if command == "tree" else None
     return Job(command, spec.name, values, request.moves, request.tree, search, draw_depth)
 

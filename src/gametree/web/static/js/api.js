@@ -30,7 +30,7 @@ export async function games() {
 export function optionFields(container, spec, values = {}) {
   container.replaceChildren();
   for (const option of spec.options) {
-    if (option.name === "file") continue;  // the server reads no files
+    if (option.reads_file) continue;  // the server reads no files
     const label = document.createElement("label");
     const input = document.createElement("input");
     input.name = option.name;
