@@ -142,3 +142,21 @@ def test_each_engine_receives_it_in_its_request(
     assert received, f"the {tier} engine was not asked"
     assert all(isinstance(request, PatientOptions) and request.patience == 7
                for request in received), received
+
+
+@dataclass(frozen=True)
+class CompiledOnlyOptions(SearchOptions):
+    """One more option that only the compiled tier takes (as ``threads`` is declared)."""
+
+    lanes: int = option(1, SearchOption(
+        "whole", "a compiled-only test option", flag="--lanes", minimum=1, maximum=4,
+        tiers=("compiled",), tier_note="the Python tier has one lane"))
+    """Nothing reads it but this test."""
+
+
+def test_an_option_one_tier_lacks_is_refused_there_from_its_declaration() -> None:
+    assert CompiledOnlyOptions(lanes=2, tier="compiled").lanes == 2
+    assert CompiledOnlyOptions(lanes=1, tier="python").lanes == 1  # the default: not given
+    with pytest.raises(OptionError, match=r"^lanes=2 needs the compiled tier: the Python tier "
+                                          r"has one lane$"):
+        CompiledOnlyOptions(lanes=2, tier="python")

@@ -188,7 +188,12 @@ class SearchOption:
     """The algorithms that take it (``None``: every one)."""
 
     tiers: tuple[str, ...] = ("python", "compiled")
-    """The tiers that take it."""
+    """The tiers that take it: given (see :attr:`given`) to a search on another tier, it is
+    refused (:func:`tier_refusal`), never ignored."""
+
+    tier_note: str = ""
+    """Why the other tiers do not take it, for the refusal (``the Python tier searches on
+    one thread``)."""
 
     refusal: str | None = None
     """The :class:`OptionError` message when it is given to an algorithm not in
@@ -290,6 +295,28 @@ class SearchOption:
     def takes(self, algorithm: str) -> bool:
         """Whether ``algorithm`` takes this option."""
         return self.algorithms is None or algorithm in self.algorithms
+
+    def is_given(self, value: object) -> bool:
+        """Whether ``value`` counts as given (:attr:`given`; by default: unlike the
+        default)."""
+        return self.given(value) if self.given is not None else value != self.default
+
+
+def tier_refusal(options: SearchOptions, tier: str, reason: str | None = None
+                 ) -> OptionError | None:
+    """The error for an option ``options`` give that ``tier`` does not take (its declaration's
+    :attr:`SearchOption.tiers`), or ``None``; ``reason`` (why the search is on ``tier``)
+    replaces the declaration's :attr:`SearchOption.tier_note`."""
+    for declaration in declared_options(type(options)):
+        if tier in declaration.tiers:
+            continue
+        value = getattr(options, declaration.name)
+        if declaration.is_given(value):
+            why = reason or declaration.tier_note or f"the {tier} tier does not take it"
+            return OptionError(f"{{{declaration.name}}}={{count}} needs the "
+                               f"{' or '.join(declaration.tiers)} tier: {{reason}}",
+                               count=value, reason=why)
+    return None
 
 
 def option(default: Any, declaration: SearchOption) -> Any:
@@ -450,7 +477,7 @@ class SearchOptions:
         flag="--threads", metavar="N", minimum=0, maximum=MAX_THREADS, named=(("auto", 0),),
         note="(0: every core)", algorithms=frozenset({ENGINE}), tiers=("compiled",),
         refusal="{threads}={count} needs the compiled engine, not {name}",
-        given=_more_than_one, web=False))
+        given=_more_than_one, web=False, tier_note="the Python tier searches on one thread"))
     """Threads searching one position, sharing one transposition table (the compiled tier
     only; ``0``: every core). They speed up solves to the end of the game (strong or weak);
     depth-limited and budgeted searches run on one thread. The value, outcome, distance and
@@ -471,8 +498,7 @@ class SearchOptions:
                 if declaration.takes(algorithm):
                     continue
                 value = values[declaration.name]
-                given = declaration.given
-                if given(value) if given is not None else value != declaration.default:
+                if declaration.is_given(value):
                     raise OptionError(str(declaration.refusal), name=algorithm, count=value)
         self._check_combination()
 
@@ -485,9 +511,10 @@ class SearchOptions:
         if self.tier == "compiled" and self.algorithm != ENGINE:
             raise OptionError("{compiled}: the compiled tier runs the engine, not {algorithm} "
                               "{name}", name=self.algorithm)
-        if self.threads > 1 and self.tier == "python":
-            raise OptionError("{threads}={count} needs the compiled tier: the Python tier "
-                              "searches on one thread", count=self.threads)
+        if self.tier != "auto":
+            refused = tier_refusal(self, self.tier)
+            if refused is not None:
+                raise refused
         if self.tier == "compiled" and self.tuning.python_only:
             raise OptionError("{compiled}: the compiled tier has none of the Python engine's "
                               "tuning settings but table_bits")

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from .algorithms import ALGORITHMS, ENGINE
 from .engine.engine import Engine
 from .game import Game, TooDeepError, check_line, search_too_deep
-from .options import OptionError, SearchOptions
+from .options import OptionError, SearchOptions, tier_refusal
 from .pool import POOL as _POOL
 from .pool import Engines
 from .reference.deepening import deepening
@@ -633,9 +633,9 @@ def _choose(game: Game[S, M], options: SearchOptions,
         return _CompiledPlan(game, options, tracer, form)
     if options.tier == "compiled":
         raise OptionError("{compiled}: {reason}", reason=reason)
-    if options.threads > 1:  # the Python tier searches on one thread: say so, do not ignore
-        raise OptionError("{threads}={count} needs the compiled tier: {reason}",
-                          count=options.threads, reason=reason)
+    refused = tier_refusal(options, "python", reason)  # say so, do not ignore an option
+    if refused is not None:
+        raise refused
     return _EnginePlan(game, options, tracer)
 
 
