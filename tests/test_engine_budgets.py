@@ -71,7 +71,9 @@ def assert_honest(result: SearchResult[Any]) -> None:
 
 
 @pytest.mark.parametrize("tier", TIERS)
-@pytest.mark.parametrize("budget", [{"time": 5.0}, {"nodes": 3_000}, {"nodes": 40_000},
+# A time budget alone runs to its end on the open positions: short, so the suite stays fast
+# (the answer is checked for honesty at whatever depth the time allowed).
+@pytest.mark.parametrize("budget", [{"time": 0.4}, {"nodes": 3_000}, {"nodes": 40_000},
                                     {"depth": 6}, {"depth": 6, "time": 5.0}])
 @pytest.mark.parametrize("moves", ["", "4455", "4453", "44455554221"])
 @pytest.mark.parametrize("exact_root", [False, True])
