@@ -147,11 +147,8 @@ class GameSpec:
 
 
 def _load(module_names: tuple[str, ...]) -> dict[str, GameSpec]:
-    specs: dict[str, GameSpec] = {}
-    for module_name in module_names:
-        spec = importlib.import_module(module_name).SPEC
-        specs[spec.name] = spec
-    return specs
+    specs = map(spec_at, module_names)  # each module's SPEC
+    return {spec.name: spec for spec in specs}
 
 
 def spec_at(path: str) -> GameSpec:

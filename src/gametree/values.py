@@ -172,13 +172,13 @@ def proven_value(result: int, plies: int | None) -> int:
 
 
 def proven_result(value: int) -> tuple[int, int | None]:
-    """A proven value (a win or loss on the distance scale, or a draw's 0) as ``(result,
-    plies)``: ``(1, p)`` for a win in ``p`` plies, ``(-1, p)`` for a loss, ``(0, None)``."""
-    if value > 0:
-        return 1, int(WIN - value)
-    if value < 0:
-        return -1, int(WIN + value)
-    return 0, None
+    """A solved position's value as ``(result, plies)``: ``(1, p)`` for a win in ``p`` plies,
+    ``(-1, p)`` for a loss, ``(0, None)`` for a draw (every value that is no proven win or
+    loss: a solved position's other values are draws)."""
+    plies = plies_to_result(value)
+    if plies is None:
+        return 0, None
+    return (1 if value > 0 else -1), plies
 
 
 def seen_from_parent(value: Number, *, same_mover: bool = False) -> Number:
@@ -223,10 +223,8 @@ def value_kind(value: Value, *, by_distance: bool = True, exhaustive: bool = Fal
 
     ``exhaustive``: no heuristic estimate entered the search (see :func:`classify`).
     """
-    outcome, _plies = classify(value, by_distance=by_distance, exhaustive=exhaustive)
-    if outcome is not None:
-        return outcome
-    return "score" if complete else "estimate"
+    return read_value(value, by_distance=by_distance, exhaustive=exhaustive,
+                      complete=complete)[0]
 
 
 def value_words(value: Value, *, by_distance: bool = True, exhaustive: bool = False,

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import Game
-from ..values import plies_to_result, proven_value
+from ..values import proven_result, proven_value
 
 SCHEMA_VERSION = 1
 """The version of the layout below; a file of another version is refused."""
@@ -120,10 +120,7 @@ def stored_value(value: int) -> tuple[int, int | None]:
     """A proven engine-scale value (:mod:`gametree.values`) as the stored ``(value, plies)``:
     ``(1, p)`` for a win in ``p`` plies, ``(-1, p)`` for a loss in ``p``, ``(0, None)`` for a
     draw (every value a solved position has that is not a win or a loss)."""
-    plies = plies_to_result(value)
-    if plies is None:
-        return 0, None
-    return (1 if value > 0 else -1), plies
+    return proven_result(value)
 
 
 def engine_value(value: int, plies: int | None) -> int:
