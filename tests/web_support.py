@@ -8,6 +8,8 @@ import json
 import os
 import shutil
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -78,6 +80,24 @@ def running_server(app: object) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+@contextmanager
+def serving_process(*arguments: str, env: dict[str, str] | None = None
+                    ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``gametree serve ARGUMENTS`` in a process of its own on a free loopback port (the
+    environment's PYTHONPATH and kernel cache, unless ``env`` says otherwise); yield its base
+    URL and process once it answers (its kernels may still be being prepared)."""
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "gametree", "serve", "--port", str(port),
+                                *arguments], env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: process.poll() is None and _get(f"{base}/api/status"))
+        yield base, process
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
 
 
 # -- the browser tests' Chromium and page helpers ----------------------------------------
