@@ -3,7 +3,7 @@ sockets: kernels compiled off the requests' path, nothing heavy in the event loo
 within a time, replaced workers reaped; and the Retry-After estimate.
 
 The server tests are ``slow`` (a server process each, compiles in a fresh cache, a worker left
-to be killed); the estimate's tests are not. Every check is on the order of answers or on
+to be killed), and so is the cache check (it loads a kernel); the estimate's test is not. Every check is on the order of answers or on
 states, never on how long something took.
 """
 
@@ -22,6 +22,11 @@ from typing import Any
 
 import pytest
 
+from gametree.compiled.build import engine_cached
+from gametree.compiled.cache import CACHE_ENV
+from gametree.compiled.engine import CompiledEngine
+from gametree.compiled.form import compiled_form_of
+from gametree.registry import games
 from gametree.web.pool import retry_after
 from tests.web_support import PREPARE_WAIT, serving_process, wait_for, wait_prepared
 
@@ -237,6 +242,25 @@ def test_a_replaced_worker_is_reaped(server: tuple[str, int]) -> None:
     assert [child for child, (state, _) in children(pid).items() if state == "Z"] == []
     code, _headers, answer = post(base, "solve", {"game": "tree", "options": {"leaves": "3 5"}})
     assert (code, answer["value"]) == (200, 5)
+
+
+# -- what a worker asks before a search ---------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_engine_cached_tells_a_kernel_to_load_from_one_to_compile(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tictactoe = games()["tictactoe"]
+    form = compiled_form_of(tictactoe.make())
+    assert not isinstance(form, str)
+    CompiledEngine(form.kernel, table_bits=8)  # loaded (or compiled once) in this process
+    assert engine_cached(form.kernel) is True
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))  # an empty cache: nothing else is in it
+    assert engine_cached(form.kernel) is True  # loaded in this process already
+    variant = compiled_form_of(tictactoe.make(rows=3, cols=4))
+    assert not isinstance(variant, str)
+    assert engine_cached(variant.kernel) is False
+    assert list(tmp_path.iterdir()) == []  # it compiled nothing, wrote nothing
 
 
 # -- Retry-After ----------------------------------------------------------------------------------

@@ -230,9 +230,9 @@ class _Answers:
         except WorkerLostError:
             return error(503, "the search process ended unexpectedly; try again",
                          {"Retry-After": "1"})
-        preparer.ready(key)
         status = int(reply["status"])
         if status == 200:
+            preparer.ready(key)  # searched: its kernel is compiled
             return JSONResponse(reply["body"])
         return error(status, str(reply["body"]))
 
