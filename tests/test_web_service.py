@@ -3,8 +3,8 @@ sockets: kernels compiled off the requests' path, nothing heavy in the event loo
 within a time, replaced workers reaped; and the Retry-After estimate.
 
 The server tests are ``slow`` (a server process each, compiles in a fresh cache, a worker left
-to be killed), and so is the cache check (it loads a kernel); the estimate's test is not. Every check is on the order of answers or on
-states, never on how long something took.
+to be killed), and so is the cache check (it loads a kernel); the estimate's test is not.
+Every check is on the order of answers or on states, never on how long something took.
 """
 
 from __future__ import annotations
