@@ -8,6 +8,8 @@ import json
 import os
 import shutil
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -21,6 +23,9 @@ import pytest
 
 WAIT = 120.0
 """The longest wait for a condition (a bound on a hang, not a speed test)."""
+
+PREPARE_WAIT = 1200.0
+"""The longest wait for a server's kernels to be prepared (compiles, with a fresh cache)."""
 
 
 def free_port() -> int:
@@ -45,9 +50,21 @@ def wait_for(condition: Callable[[], object], timeout: float = WAIT) -> None:
     raise AssertionError(f"condition not met within {timeout} s (last error: {last})")
 
 
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=60) as answer:
+        return json.load(answer)
+
+
+def wait_prepared(status: Callable[[], Any]) -> None:
+    """Wait until a server's kernels are prepared (``status()``: its ``GET /api/status``),
+    so that its compiled searches are answered rather than told "preparing"."""
+    wait_for(lambda: status()["prepared"], timeout=PREPARE_WAIT)
+
+
 @contextmanager
 def running_server(app: object) -> Iterator[str]:
-    """Serve ``app`` with uvicorn on a free loopback port in a thread; yield its base URL."""
+    """Serve ``app`` with uvicorn on a free loopback port in a thread; yield its base URL once
+    its kernels are prepared."""
     import uvicorn  # noqa: PLC0415
 
     port = free_port()
@@ -56,11 +73,31 @@ def running_server(app: object) -> Iterator[str]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     wait_for(lambda: server.started)
+    base = f"http://127.0.0.1:{port}"
+    wait_prepared(lambda: _get(f"{base}/api/status"))
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield base
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+@contextmanager
+def serving_process(*arguments: str, env: dict[str, str] | None = None
+                    ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``gametree serve ARGUMENTS`` in a process of its own on a free loopback port (the
+    environment's PYTHONPATH and kernel cache, unless ``env`` says otherwise); yield its base
+    URL and process once it answers (its kernels may still be being prepared)."""
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "gametree", "serve", "--port", str(port),
+                                *arguments], env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: process.poll() is None and _get(f"{base}/api/status"))
+        yield base, process
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
 
 
 # -- the browser tests' Chromium and page helpers ----------------------------------------

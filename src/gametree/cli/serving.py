@@ -40,7 +40,7 @@ def run_serve(args: argparse.Namespace) -> int:
     limits = ServerLimits(
         max_time=args.max_time, max_depth=args.max_depth, max_events=args.max_events,
         max_tree_nodes=args.max_tree_nodes, max_request_bytes=args.max_request_bytes,
-        workers=args.workers, queue_size=args.queue_size,
+        workers=args.workers, queue_size=args.queue_size, body_timeout=args.body_timeout,
         engine_pool_bytes=args.engine_pool_mib * MIB)
     if args.host in EVERY_INTERFACE:
         print(f"gametree serve: warning: binding {args.host or 'every interface'} serves "
@@ -92,9 +92,13 @@ def add_command(subparsers: Any) -> None:
                         help="the largest request body (default: 65536)")
     limits.add_argument("--workers", type=positive_int, default=2, metavar="N",
                         help="worker processes: searches at the same time (default: 2)")
-    limits.add_argument("--queue-size", type=non_negative_int, default=32, metavar="N",
+    limits.add_argument("--queue-size", type=non_negative_int, default=64, metavar="N",
                         help="searches that may wait for a worker; more get 503 with "
-                             "Retry-After (default: 32)")
+                             "Retry-After (default: 64)")
+    limits.add_argument("--body-timeout", type=positive_seconds, default=10.0,
+                        metavar="SECONDS",
+                        help="seconds a request's body has to arrive in full; beyond, 408 "
+                             "and the connection is closed (default: 10)")
     limits.add_argument("--engine-pool-mib", type=non_negative_int,
                         default=DEFAULT_POOL_LIMIT // MIB, metavar="N",
                         help="MiB of compiled engines (their tables) each worker keeps for "

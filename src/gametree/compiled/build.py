@@ -338,6 +338,24 @@ def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
     return kernel_module(kernel, _TEMPLATE, "")
 
 
+def engine_cached(kernel: Kernel) -> bool | None:
+    """Whether the compiled engine of ``kernel`` can be had without compiling: loaded in this
+    process already, or in the cache, whole (:func:`_damage`). ``None`` when the kernel
+    cannot be cached (its source cannot be identified): every process compiles it. Compiles
+    nothing, writes nothing (a server asks it before a search, to compile elsewhere)."""
+    source = _module_source(_TEMPLATE, kernel.name)
+    identity = _identity(kernel, source)
+    if identity is None:
+        return None
+    name = module_name(kernel.name, identity)
+    with _lock:
+        module = _modules.get(name)
+    if module is not None:
+        return bool(module.__dict__["_gametree_ready"])
+    path = kernels_directory(cache_directory()) / f"{name}.py"
+    return _is_ready(path) and _damage(path, source) is None
+
+
 def kernel_module(kernel: Kernel, template: Path, part: str) -> tuple[ModuleType, bool]:
     """The module generated from ``template`` for ``kernel`` (``part`` names what it does
     when it is not the engine, as in "retrograde analysis": said when it compiles, and listed

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal, TypeVar, cast
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..compiled.kernel import Kernel
 from ..frontend import games_json
-from .jobs import Job, Workshop, failure_message
+from .jobs import Job, NotCompiledError, Workshop, failure_message
 from .pool import BusyError, SearchPool, TooLongError, WorkerLostError
+from .prepare import kernel_key
 from .requests import (
     Models,
     PositionRequest,
@@ -32,6 +35,10 @@ from .requests import (
 
 CLIENT_GONE = 499
 """The status logged for a request whose client went away before the answer (nginx's)."""
+
+CHECKING_THREADS = 2
+"""Threads that check requests and draw positions and trees, off the event loop (few: they
+share the interpreter's lock with the loop, which must keep its turn)."""
 
 
 class ErrorBody(BaseModel):
@@ -49,27 +56,56 @@ ERRORS: dict[int, dict[str, Any]] = {
                          "allow (depth, tree size, trace length)"},
     413: {"description": "the body is larger than the server takes "
                          "(gametree serve --max-request-bytes)"},
+    415: {"description": "the body is sent with a Content-Type other than application/json"},
     422: {"description": "the body does not match the schema: malformed JSON, a value of the "
                          "wrong type or out of range, an unknown field, a text that is not "
-                         "valid Unicode; for a search, also: it ran past the server's time "
-                         "limit and was stopped"},
+                         "valid Unicode"},
     503: {"description": "every worker is busy and the queue is full, or the search's worker "
-                         "process ended: try again after Retry-After seconds",
+                         "process ended, or the search's kernel is being prepared (compiled "
+                         "once, in the background: `preparing` says which and how far): try "
+                         "again after Retry-After seconds",
           "headers": {"Retry-After": {"description": "seconds to wait before trying again",
                                       "schema": {"type": "integer", "minimum": 1}}}},
+    504: {"description": "a search that cannot stop by itself ran past the server's time "
+                         "limit and was stopped; nothing was reached"},
 }
 """The error statuses the API sends, as the OpenAPI schema documents them (each with
 :class:`ErrorBody`)."""
 
 
+class Preparing(BaseModel):
+    """A kernel being prepared: the variant it is for and where it stands."""
+
+    game: str = Field(description="the game's name")
+    options: dict[str, Any] = Field(description="the game's options, as read")
+    kernel: str = Field(description="the kernel's name", examples=["Connect Four 8x7"])
+    state: Literal["checking", "queued", "compiling", "ready", "failed"] = Field(
+        description="checking (is it in the cache?), queued (waits for the compile running), "
+                    "compiling, ready, failed")
+    elapsed: float = Field(description="seconds in this state")
+    expected: float | None = Field(
+        description="seconds a compile took on this server (the median), or null before the "
+                    "first")
+    ahead: int = Field(description="compiles to be done before this one starts")
+    detail: str | None = Field(description="why it failed (failed only)")
+
+
+class BusyBody(ErrorBody):
+    """A 503's body: what is wrong, and, while the search's kernel is prepared, which."""
+
+    preparing: Preparing | None = Field(
+        default=None, description="the kernel being prepared (absent for a busy server)")
+
+
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    return {status: {**ERRORS[status], "model": ErrorBody} for status in statuses}
+    return {status: {**ERRORS[status], "model": BusyBody if status == 503 else ErrorBody}
+            for status in statuses}
 
 
-INLINE_ERRORS = _errors(400, 413, 422)
+INLINE_ERRORS = _errors(400, 413, 415, 422)
 """What a route that searches nothing can answer besides 200."""
 
-SEARCH_ERRORS = _errors(400, 413, 422, 503)
+SEARCH_ERRORS = _errors(400, 413, 415, 422, 503, 504)
 """What a search route can answer besides 200."""
 
 
@@ -103,27 +139,38 @@ async def _disconnected(request: Request) -> None:
 
 
 class _Answers:
-    """How the routes answer: input checked at once, searches through the pool."""
+    """How the routes answer: input checked, and positions and trees drawn, in threads (off
+    the event loop, which goes on answering others meanwhile); searches through the pool,
+    once their kernel is compiled."""
 
     def __init__(self, pool: SearchPool, workshop: Workshop) -> None:
         self.pool, self.workshop = pool, workshop
+        self.threads = ThreadPoolExecutor(max_workers=CHECKING_THREADS,
+                                          thread_name_prefix="gametree-check")
 
-    def checked(self, make: Callable[[Any], Job], request: Any) -> Job | JSONResponse:
-        """The request's job, checked; or the 400 answer saying what is wrong."""
+    async def _off_loop(self, work: Callable[[], Any]) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.threads, work)
+
+    def _checked(self, make: Callable[[Any], Job], request: Any) -> tuple[Job, Kernel | None] \
+            | JSONResponse:
         try:
             job = make(request)
             self.workshop.check(job)
+            return job, self.workshop.kernel(job)
         except Exception as failure:
             message = failure_message(failure)
             if message is None:
                 raise
             return error(400, message)
-        return job
 
-    def inline(self, job: Job | JSONResponse) -> Response:
-        """A job that searches nothing, answered here (positions, trees to draw)."""
-        if isinstance(job, JSONResponse):
-            return job
+    async def checked(self, make: Callable[[Any], Job], request: Any) -> tuple[
+            Job, Kernel | None] | JSONResponse:
+        """The request's job, checked, and the kernel it searches with (in a thread); or the
+        400 answer saying what is wrong."""
+        return cast("tuple[Job, Kernel | None] | JSONResponse",
+                    await self._off_loop(lambda: self._checked(make, request)))
+
+    def _drawn(self, job: Job) -> Response:
         try:
             return JSONResponse(self.workshop.run(job))
         except Exception as failure:
@@ -132,10 +179,35 @@ class _Answers:
                 raise
             return error(400, message)
 
-    async def searched(self, http: Request, job: Job | JSONResponse) -> Response:
-        """A search, run by the pool; stopped if the client goes away first."""
-        if isinstance(job, JSONResponse):
-            return job
+    async def inline(self, checked: tuple[Job, Kernel | None] | JSONResponse) -> Response:
+        """A job that searches nothing (positions, trees to draw), answered in a thread."""
+        if isinstance(checked, JSONResponse):
+            return checked
+        job = checked[0]
+        return cast(Response, await self._off_loop(lambda: self._drawn(job)))
+
+    def preparing(self, key: str) -> Response:
+        """503: the search's kernel is being prepared (:class:`PreparingBody`)."""
+        preparer = self.pool.preparer
+        described = preparer.describe(key)
+        wait = preparer.retry_after(key)
+        detail = (f"preparing {described['kernel']} for this server: its kernel is compiled "
+                  f"once, in the background ({described['state']}, "
+                  f"{described['elapsed']:g} s so far); try again in {wait} s")
+        return JSONResponse({"detail": detail, "preparing": described}, status_code=503,
+                            headers={"Retry-After": str(wait)})
+
+    async def searched(self, http: Request,
+                       checked: tuple[Job, Kernel | None] | JSONResponse) -> Response:
+        """A search, run by the pool; stopped if the client goes away first; answered
+        "preparing" while its kernel compiles (no worker is held for it)."""
+        if isinstance(checked, JSONResponse):
+            return checked
+        job, kernel = checked
+        key = None if kernel is None else kernel_key(kernel)
+        preparer = self.pool.preparer
+        if key is not None and preparer.waiting(key) is not None:
+            return self.preparing(key)
         task = asyncio.ensure_future(self.pool.run(job))
         gone = asyncio.ensure_future(_disconnected(http))
         done, _pending = await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
@@ -147,13 +219,20 @@ class _Answers:
             reply = task.result()
         except BusyError as busy:
             return error(503, str(busy), {"Retry-After": str(busy.retry_after)})
+        except NotCompiledError:
+            if key is None or kernel is None:
+                return error(503, "the search's kernel is not compiled; try again",
+                             {"Retry-After": "5"})
+            preparer.ask(key, job.game, job.options, kernel.name)
+            return self.preparing(key)
         except TooLongError as too_long:
-            return error(422, str(too_long))
+            return error(504, str(too_long))
         except WorkerLostError:
             return error(503, "the search process ended unexpectedly; try again",
                          {"Retry-After": "1"})
         status = int(reply["status"])
         if status == 200:
+            preparer.ready(key)  # searched: its kernel is compiled
             return JSONResponse(reply["body"])
         return error(status, str(reply["body"]))
 
@@ -185,20 +264,20 @@ def build_router(pool: SearchPool, workshop: Workshop, models: Models) -> APIRou
                  responses=INLINE_ERRORS)
     async def position(body: PositionRequest) -> Response:
         """The position after ``moves``, for drawing (no search)."""
-        return inline(checked(lambda r: position_job("position", r, specs), body))
+        return await inline(await checked(lambda r: position_job("position", r, specs), body))
 
     @router.post("/tree", summary="a tree to draw: an explicit tree, or a game to a depth",
                  responses=INLINE_ERRORS)
     async def tree(body: TreeRequest) -> Response:
         """Every node breadth-first with its parent, move, label, MAX/MIN and leaf value."""
-        return inline(checked(lambda r: position_job("tree", r, specs), body))
+        return await inline(await checked(lambda r: position_job("tree", r, specs), body))
 
     @router.post("/solve", summary="value a position and choose the best move",
                  responses=SEARCH_ERRORS)
     @_body(models.search)
     async def solve(body: PositionRequest, http: Request) -> Response:
         """As ``gametree solve GAME ... --json``."""
-        return await searched(http, checked(
+        return await searched(http, await checked(
             lambda r: search_job("solve", r, specs, limits, models), body))
 
     @router.post("/analyze", summary="the exact value of every legal move",
@@ -206,7 +285,7 @@ def build_router(pool: SearchPool, workshop: Workshop, models: Models) -> APIRou
     @_body(models.search)
     async def analyze(body: PositionRequest, http: Request) -> Response:
         """As ``gametree analyze GAME ... --json``."""
-        return await searched(http, checked(
+        return await searched(http, await checked(
             lambda r: search_job("analyze", r, specs, limits, models), body))
 
     @router.post("/trace", summary="the search step by step (seed 004's log)",
@@ -214,13 +293,14 @@ def build_router(pool: SearchPool, workshop: Workshop, models: Models) -> APIRou
     @_body(models.search)
     async def trace(body: PositionRequest, http: Request) -> Response:
         """As ``gametree trace GAME ... --json``, plus ``log``: each event's log line."""
-        return await searched(http, checked(
+        return await searched(http, await checked(
             lambda r: search_job("trace", r, specs, limits, models), body))
 
     @router.post("/move", summary="the engine's reply in a game", responses=SEARCH_ERRORS)
     @_body(models.move)
     async def move(body: PositionRequest, http: Request) -> Response:
         """The solve object of the engine's choice, plus ``position`` after its move."""
-        return await searched(http, checked(lambda r: move_job(r, specs, limits, models), body))
+        return await searched(http, await checked(
+            lambda r: move_job(r, specs, limits, models), body))
 
     return router

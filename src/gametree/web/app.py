@@ -3,6 +3,7 @@ the request-size limit, and answers for every error (one line of JSON, never a t
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -26,25 +27,42 @@ STATIC = Path(__file__).resolve().parent / "static"
 """The pages' HTML, CSS and JavaScript modules (shipped in the package)."""
 
 
-class BodyLimit:
-    """Refuse request bodies larger than ``limit`` bytes with 413, before the app reads them."""
+JSON_TYPES = ("application/json",)
+"""The Content-Type of the API's request bodies (``+json`` types are taken too)."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app, self.limit = app, limit
+
+class Bodies:
+    """Request bodies as the API takes them, checked before the app reads them: a body larger
+    than ``limit`` bytes is refused with 413; one sent without the Content-Type of JSON, with
+    415 naming the header; one that does not arrive in full within ``timeout`` seconds
+    (a client that declares more than it sends), with 408, and the connection is closed."""
+
+    def __init__(self, app: ASGIApp, limit: int, timeout: float) -> None:
+        self.app, self.limit, self.timeout = app, limit, timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Read the body (up to the limit) first, then hand it to the app."""
+        """Read the body (up to the limit, within the time) first, then hand it to the app."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope.get("headers") or []).get(b"content-length")
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await _too_large(self.limit, send)
             return
         chunks: list[bytes] = []
         size = 0
+        deadline = asyncio.get_running_loop().time() + self.timeout
         while True:
-            message = await receive()
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                message = await asyncio.wait_for(receive(), timeout=max(left, 0.0))
+            except TimeoutError:
+                await _answer(error(408, f"the request body did not arrive within "
+                                         f"{self.timeout:g} s (gametree serve --body-timeout): "
+                                         f"{size:,} bytes of {_declared(declared)} came",
+                                    {"Connection": "close"}), send)
+                return
             if message["type"] != "http.request":
                 await self.app(scope, receive, send)  # disconnected early: let the app see it
                 return
@@ -57,6 +75,10 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        wrong = _not_json(scope["method"], body, headers.get(b"content-type", b""))
+        if wrong is not None:
+            await _answer(error(415, wrong), send)
+            return
         sent = False
 
         async def replay() -> Message:
@@ -69,9 +91,30 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+def _declared(declared: bytes | None) -> str:
+    return "the length declared" if declared is None else f"{int(declared):,} declared"
+
+
+def _not_json(method: str, body: bytes, content_type: bytes) -> str | None:
+    """Why a request's body is not one the API reads for its Content-Type, or ``None``: a
+    POST's body is JSON, sent with ``Content-Type: application/json`` (which FastAPI needs to
+    read it as JSON; ``curl -d`` without ``-H`` sends a form's type)."""
+    if method != "POST" or not body:
+        return None
+    kind = content_type.split(b";", 1)[0].strip().lower().decode("latin-1")
+    if kind in JSON_TYPES or kind.endswith("+json"):
+        return None
+    got = f"this request's Content-Type is {kind!r}" if kind else "this request has none"
+    return (f"the body must be JSON, sent with the header Content-Type: application/json "
+            f"({got}; with curl: -H 'Content-Type: application/json')")
+
+
 async def _too_large(limit: int, send: Send) -> None:
-    response = error(413, f"the request is larger than this server takes ({limit:,} bytes; "
-                          f"gametree serve --max-request-bytes)")
+    await _answer(error(413, f"the request is larger than this server takes ({limit:,} bytes; "
+                             f"gametree serve --max-request-bytes)"), send)
+
+
+async def _answer(response: Response, send: Send) -> None:
     await response({"type": "http"}, _no_receive, send)
 
 
@@ -94,7 +137,8 @@ def _page(name: str) -> FileResponse:
 
 
 def create_app(limits: ServerLimits | None = None, *,
-               games: Sequence[str] | None = None) -> FastAPI:
+               games: Sequence[str] | None = None,
+               prepare: Sequence[str] | None = None) -> FastAPI:
     """The ``gametree serve`` application; its worker processes start with the app's
     lifespan (``with TestClient(app)``, or uvicorn).
 
@@ -104,15 +148,26 @@ def create_app(limits: ServerLimits | None = None, *,
     defined outside the package is served and searched. ``None``: the registry's games. The
     request models are made now, from the search options declared now
     (:func:`gametree.frontend.options_type`).
+
+    ``prepare``: the names of the games whose kernels, at their default sizes, are checked
+    and compiled in the background when the server starts (:mod:`gametree.web.prepare`);
+    ``None``: every game offered (``gametree serve``). Other variants are compiled when first
+    asked for.
     """
     limits = limits or ServerLimits()
     paths = None if games is None else tuple(games)
     specs = offered_games(paths)  # a bad path is refused now, not in a worker
+    unknown = [name for name in prepare or () if name not in specs]
+    if unknown:
+        raise ValueError(f"cannot prepare {', '.join(unknown)}: not a game offered "
+                         f"({', '.join(specs)})")
     pool = SearchPool(limits, paths)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await pool.start()
+        chosen = specs if prepare is None else {name: specs[name] for name in prepare}
+        pool.preparer.start(chosen)  # their kernels, in the background
         try:
             yield
         finally:
@@ -126,7 +181,8 @@ def create_app(limits: ServerLimits | None = None, *,
         description="The JSON API of `gametree serve`. Search answers are the objects "
                     "`gametree solve|analyze|trace --json` prints (docs/json.md); every error "
                     "is `{\"detail\": message}`: 422 for a body the schema refuses, 400 for "
-                    "input only the game or the search can judge.")
+                    "input only the game or the search can judge, 503 (with Retry-After) "
+                    "while the server is busy or a search's kernel is being prepared.")
     app.state.pool = pool
     app.state.games = specs
     app.include_router(build_router(pool, Workshop(specs, limits), Models()))
@@ -177,5 +233,5 @@ def create_app(limits: ServerLimits | None = None, *,
     async def analyse() -> Response:
         return _page("analyse.html")
 
-    app.add_middleware(BodyLimit, limit=limits.max_request_bytes)
+    app.add_middleware(Bodies, limit=limits.max_request_bytes, timeout=limits.body_timeout)
     return app

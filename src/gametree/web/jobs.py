@@ -10,16 +10,20 @@ the command line's ``--json`` objects (:meth:`gametree.registry.GameSpec.result_
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..compiled.build import engine_cached
+from ..compiled.form import compiled_form_of
+from ..compiled.kernel import Kernel
 from ..frontend import option_error_text
 from ..game import Game, GameError
 from ..options import OptionError, SearchOptions
 from ..registry import GameSpec, UnknownGameError, play_line
-from ..service import SearchSession, search
+from ..service import SearchSession, search, tier_for
 from ..trace import Tracer, format_event
 from .boards import position_json
 from .limits import ServerLimits
@@ -69,6 +73,11 @@ class RequestError(ValueError):
     """A request whose fields do not go together (a tree for a game that is not the tree)."""
 
 
+class NotCompiledError(Exception):
+    """A search's kernel is not compiled yet: a worker compiles nothing, the server has it
+    compiled in a process of its own (:mod:`gametree.web.prepare`)."""
+
+
 def failure_message(error: BaseException) -> str | None:
     """The one-line message for an input error, the search options named as the API names
     them (``fail_hard``); ``None`` if ``error`` is not an input error."""
@@ -90,6 +99,9 @@ class Workshop:
         self.limits = limits
         self._games: OrderedDict[str, Game[Any, Any]] = OrderedDict()
         self._keep = keep
+        self._lock = threading.Lock()
+        self._compiled: set[str] = set()
+        """The identities of the kernels found compiled (they stay so in this process)."""
 
     # -- building --------------------------------------------------------------------------
 
@@ -105,14 +117,16 @@ class Workshop:
                 raise RequestError(f"{spec.name} takes no JSON document")
             return self._bounded(spec.from_document(document))
         key = f"{spec.name}{sorted(options.items())!r}"
-        cached = self._games.get(key)
-        if cached is not None:
-            self._games.move_to_end(key)
-            return cached
+        with self._lock:
+            cached = self._games.get(key)
+            if cached is not None:
+                self._games.move_to_end(key)
+                return cached
         game = self._bounded(spec.make(**options))
-        self._games[key] = game
-        if len(self._games) > self._keep:
-            self._games.popitem(last=False)
+        with self._lock:  # the server checks requests in threads
+            self._games[key] = game
+            if len(self._games) > self._keep:
+                self._games.popitem(last=False)
         return game
 
     def _bounded(self, game: Game[Any, Any]) -> Game[Any, Any]:
@@ -151,6 +165,29 @@ class Workshop:
             raise RequestError(f"a {job.command} job {needs} search options")
         self.position(job)
 
+    def kernel(self, job: Job) -> Kernel | None:
+        """The kernel ``job``'s search runs on (``None``: it searches on the Python tier, or
+        is no search); the job is checked already."""
+        if job.search is None or job.command == "trace":
+            return None
+        _spec, game, _state, _last = self.position(job)
+        if tier_for(game, job.search) != "compiled":
+            return None
+        form = compiled_form_of(game)
+        return None if isinstance(form, str) else form.kernel
+
+    def _needs_compiling(self, kernel: Kernel) -> bool:
+        """Whether ``kernel``'s engine would be compiled (not loaded) by a search here; a
+        kernel that cannot be cached is compiled where it runs, as it must be."""
+        identity = kernel.identity()
+        if identity in self._compiled:
+            return False
+        if engine_cached(kernel) is False:
+            return True
+        if identity is not None:
+            self._compiled.add(identity)
+        return False
+
     # -- running ----------------------------------------------------------------------------
 
     def run(self, job: Job, started: Callable[[], None] = lambda: None) -> dict[str, Any]:
@@ -175,6 +212,9 @@ class Workshop:
             document["log"] = [format_event(event, by_distance=options.by_distance)
                                for event in tracer.events]
             return document
+        kernel = self.kernel(job)
+        if kernel is not None and self._needs_compiling(kernel):
+            raise NotCompiledError(kernel.name)
         with SearchSession(game, options) as session:
             session.prepare()  # a compiled kernel is loaded (or compiled) before the clock
         started()

@@ -38,8 +38,13 @@ class ServerLimits:
     workers: int = 2
     """Worker processes: searches that run at the same time."""
 
-    queue_size: int = 32
-    """Searches that may wait for a worker; more are refused with 503 and Retry-After."""
+    queue_size: int = 64
+    """Searches that may wait for a worker; more are refused with 503 and Retry-After (a
+    classroom: 50 clients each waiting for its answer fit)."""
+
+    body_timeout: float = 10.0
+    """Seconds a request's body has to arrive in full (408 and the connection closed
+    beyond)."""
 
     grace: float = 1.0
     """Seconds past :attr:`max_time` before a search that does not stop by itself is
@@ -67,8 +72,11 @@ class ServerLimits:
                 not isinstance(self.engine_pool_bytes, int) or self.engine_pool_bytes < 0:
             raise ValueError(f"engine_pool_bytes must be a whole number >= 0, "
                              f"got {self.engine_pool_bytes!r}")
-        if not (math.isfinite(self.grace) and self.grace > 0):
-            raise ValueError(f"grace must be a positive number of seconds, got {self.grace!r}")
+        for name in ("grace", "body_timeout"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be a positive number of seconds, "
+                                 f"got {value!r}")
 
     def as_dict(self) -> dict[str, Any]:
         """The limits as a JSON-ready dict (``GET /api/limits``)."""

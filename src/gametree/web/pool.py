@@ -12,7 +12,11 @@ Stopping a job (:meth:`SearchPool.run` cancelled: its client went away; or past
 worker starts searching, its game built and its compiled kernel loaded) signals its worker
 (:mod:`gametree.web.worker`) again every :data:`RESIGNAL` seconds until the job ends; a worker
 that does not answer within :data:`KILL_AFTER` seconds is killed and replaced, as is one that
-dies.
+dies (and reaped: no zombie is left).
+
+A worker compiles no kernel: a job whose kernel is not compiled yet comes back at once
+(:class:`~gametree.web.jobs.NotCompiledError`) and the pool's :class:`Preparer` has it
+compiled in a process of its own (:mod:`gametree.web.prepare`).
 """
 
 from __future__ import annotations
@@ -20,25 +24,43 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import math
 import multiprocessing
 import os
 import signal
+import statistics
 import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from multiprocessing.connection import Connection
 from typing import Any
 
 from . import worker
-from .jobs import Job
+from .jobs import Job, NotCompiledError
 from .limits import ServerLimits
+from .prepare import Preparer
 
 RESIGNAL = 0.25
 """Seconds between two signals to a worker whose job should stop."""
 
 KILL_AFTER = 10.0
 """Seconds a worker has to stop a job before it is killed and replaced."""
+
+RECENT = 64
+"""Jobs whose durations estimate the next ones' (for Retry-After)."""
+
+
+def retry_after(running: list[float], waiting: int, recent: list[float], workers: int,
+                bound: float) -> int:
+    """Seconds until a worker is likely free for one more job: what the jobs ``running``
+    (seconds each has run) have left and the ``waiting`` jobs' share of the ``workers``, each
+    job taking the mean of the ``recent`` durations (``bound``, the time limit, before any
+    job has ended): the time to work off what is queued now; at least 1."""
+    each = statistics.fmean(recent) if recent else bound
+    left = sum(max(each - elapsed, 0.0) for elapsed in running) + waiting * each
+    return max(1, math.ceil(left / max(1, workers)))
 
 
 class BusyError(Exception):
@@ -72,6 +94,8 @@ class _Slot:
         self.started: float | None = None
         """When the running job's search started (its game built, its kernel loaded): the
         time limit counts from then."""
+        self.began: float | None = None
+        """When the running job was sent to the worker (``None``: no job)."""
         self.spawn()
 
     def spawn(self) -> None:
@@ -106,9 +130,14 @@ class _Slot:
             os.kill(self.process.pid, signal.SIGINT)
 
     def kill(self) -> None:
-        """End the worker process now."""
+        """End the worker process now, and reap it in a thread of its own (a process that
+        has ended stays a zombie until its parent waits for it)."""
+        process = self.process
         with contextlib.suppress(ProcessLookupError, AttributeError):
-            self.process.kill()
+            process.kill()
+        if process is not None:
+            threading.Thread(target=process.join, args=(KILL_AFTER,), daemon=True,
+                             name="gametree-reaper").start()
         if self.connection is not None:
             self.connection.close()
 
@@ -136,8 +165,11 @@ class SearchPool:
                                       thread_name_prefix="gametree-pool")
         self._lock = threading.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._recent: deque[float] = deque(maxlen=RECENT)
         self.stopped = 0
         """Jobs asked to stop before their end (cancelled, or past the limit)."""
+        self.preparer = Preparer(self._context, games)
+        """The kernels compiled for the workers (:mod:`gametree.web.prepare`)."""
 
     async def start(self) -> None:
         """Start the worker processes (they load the package while the server starts)."""
@@ -148,27 +180,36 @@ class SearchPool:
             self._idle.put_nowait(slot)
 
     async def close(self) -> None:
-        """End every worker process."""
+        """End every worker process (and the compile process)."""
+        self.preparer.close()
         for slot in self._slots:
             slot.close()
         self._io.shutdown(wait=False, cancel_futures=True)
 
-    def status(self) -> dict[str, int]:
-        """Workers, how many are searching, jobs waiting, jobs stopped so far."""
+    def status(self) -> dict[str, Any]:
+        """Workers, how many are searching, jobs waiting, jobs stopped so far; whether every
+        kernel asked for is ready (``prepared``: none queued, being checked or compiling) and
+        where each stands (``kernels``, :meth:`Preparation.as_dict`)."""
         idle = 0 if self._idle is None else self._idle.qsize()
+        kernels = self.preparer.status()
+        prepared = all(kernel["state"] in ("ready", "failed") for kernel in kernels)
         return {"workers": len(self._slots), "busy": len(self._slots) - idle,
-                "waiting": self._waiting, "stopped": self.stopped}
+                "waiting": self._waiting, "stopped": self.stopped, "prepared": prepared,
+                "kernels": kernels}
 
     def _retry_after(self) -> int:
-        waves = 1 + self._waiting // max(1, self.limits.workers)
-        return max(1, round(waves * self.limits.max_time))
+        now = time.monotonic()
+        running = [now - slot.began for slot in self._slots if slot.began is not None]
+        return retry_after(running, self._waiting, list(self._recent), self.limits.workers,
+                           self.limits.max_time)
 
     async def run(self, job: Job) -> dict[str, Any]:
         """Run ``job`` in a worker; the reply ``{"status": ..., "body": ...}``.
 
         Raises :class:`BusyError` when the queue is full, :class:`TooLongError` when the job passed
-        the time limit and was stopped, :class:`WorkerLostError` when its worker died. Cancelling
-        the call stops the job.
+        the time limit and was stopped, :class:`WorkerLostError` when its worker died,
+        :class:`~gametree.web.jobs.NotCompiledError` when its kernel is not compiled yet (the
+        worker compiled nothing). Cancelling the call stops the job.
         """
         idle = self._idle
         if idle is None:
@@ -182,7 +223,7 @@ class SearchPool:
             self._waiting -= 1
         number = next(self._numbers)
         loop = asyncio.get_running_loop()
-        slot.started = None
+        slot.started, slot.began = None, time.monotonic()
         future = loop.run_in_executor(self._io, slot.exchange, number, job)
         future.add_done_callback(lambda done: self._release(slot, done))
         allowed = self.limits.max_time + self.limits.grace
@@ -199,8 +240,12 @@ class SearchPool:
                     raise TooLongError(
                         f"the search did not end within this server's limit of "
                         f"{self.limits.max_time:g} s (gametree serve --max-time) and was "
-                        f"stopped: give a depth, a smaller tree or a later position")
-            return future.result()
+                        f"stopped, with no answer reached: give a depth, a smaller tree or a "
+                        f"later position")
+            reply = future.result()
+            if reply.get("status") == worker.NOT_COMPILED:
+                raise NotCompiledError(str(reply.get("body")))
+            return reply
         except asyncio.CancelledError:
             self.stopped += 1
             stopping = loop.create_task(self._stop(slot, number, future))
@@ -227,6 +272,9 @@ class SearchPool:
     def _release(self, slot: _Slot, done: asyncio.Future[dict[str, Any]]) -> None:
         """Make the slot idle again when its job has ended (with a new process if the old
         one died)."""
+        if slot.began is not None:
+            self._recent.append(time.monotonic() - slot.began)
+            slot.began = None
         if done.cancelled() or done.exception() is not None:
             slot.kill()
             slot.spawn()

@@ -26,7 +26,7 @@ from ..compiled.interrupt import fragile
 from ..compiled.startup import without_blas_probe
 from ..frontend import offered_games
 from ..pool import set_pool_limit
-from .jobs import Job, Workshop, failure_message
+from .jobs import Job, NotCompiledError, Workshop, failure_message
 from .limits import ServerLimits
 
 
@@ -40,6 +40,10 @@ _current = 0
 
 STARTED = 100
 """The status of the message a worker sends when a job's search starts (the kernel loaded)."""
+
+NOT_COMPILED = 101
+"""The status of a reply saying the job's kernel is not compiled yet (its body: the kernel's
+name); the worker compiled nothing (:class:`~gametree.web.jobs.NotCompiledError`)."""
 
 
 def _handler(stop: Any) -> Any:
@@ -56,6 +60,8 @@ def answer(workshop: Workshop, job: Job,
     message. ``started`` is called when the search itself starts."""
     try:
         return {"status": 200, "body": workshop.run(job, started)}
+    except NotCompiledError as missing:
+        return {"status": NOT_COMPILED, "body": str(missing)}
     except RecursionError:
         return {"status": 400, "body": "the request nests or searches too deep"}
     except Exception as error:
