@@ -28,7 +28,7 @@ from ..game import GameError
 from ..options import OptionError
 from ..plugins import add_to_environment
 from ..registry import broken_games, register, spec_at
-from . import caching, checking, counting, database, listing, play, searching, serving
+from . import caching, checking, counting, database, listing, new, play, searching, serving
 from .parser import CliParser
 
 
@@ -54,6 +54,7 @@ def build_parser() -> CliParser:
     caching.add_commands(subparsers)
     serving.add_command(subparsers)
     database.add_commands(subparsers)
+    new.add_command(subparsers)
     return parser
 
 
@@ -120,7 +121,7 @@ def games_by_path(argv: list[str]) -> list[str]:
     that is not installed) replaced by the game's name where a command expects it, the game
     registered (and named in ``$GAMETREE_GAMES`` for the processes the command starts).
     ``serve`` keeps its own ``--game`` (it may be given several times)."""
-    if not argv or argv[0] == "serve":
+    if not argv or argv[0] in ("serve", "new"):
         return argv
     words = 2 if argv[0] == "db" else 1  # "solve GAME", "db build GAME"
     rest = list(argv)
