@@ -661,11 +661,11 @@ def test_a_game_key_that_its_kernel_lacks_is_a_warning() -> None:
 
 
 def remembering_key(state: Any) -> int:
-    return 2 * state[0] + state[1]
+    return int(2 * state[0] + state[1])
 
 
 def halved_key(state: Any) -> int:
-    return 2 * (state[0] // 2) + state[1]  # wrong: heaps of 4 and 5 have different values
+    return int(2 * (state[0] // 2) + state[1])  # wrong: heaps of 4 and 5 have different values
 
 
 @pytest.mark.slow
