@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import keyword
 import re
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -310,9 +309,10 @@ def run_new(args: argparse.Namespace) -> int:
     written = write_project(directory, args.name, kernel=args.kernel)
     for path in written:
         print(f"wrote {path}")
-    print(textwrap.dedent(f"""
-        next: pip install ./{directory}   (then: pytest {directory}; gametree play {args.name})
-        edit the TODOs of {written[3]}"""))
+    shown = str(directory) if directory.is_absolute() or str(directory).startswith(".") \
+        else f"./{directory}"
+    print(f"\nnext: pip install {shown}   (then: pytest {shown}; gametree play {args.name})")
+    print(f"edit the TODOs of {written[3]}")
     return 0
 
 
