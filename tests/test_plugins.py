@@ -262,6 +262,15 @@ def test_the_plugin_passes_check(kayles_env: dict[str, str]) -> None:
 
 
 @pytest.mark.slow
+def test_the_plugin_s_own_tests_pass(kayles_env: dict[str, str]) -> None:
+    tested = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                             str(EXAMPLE)], capture_output=True, text=True, env=kayles_env,
+                            cwd=EXAMPLE, timeout=900, check=False)
+    assert tested.returncode == 0, tested.stdout + tested.stderr
+    assert "10 passed" in tested.stdout
+
+
+@pytest.mark.slow
 def test_the_plugin_played_through_play(kayles_env: dict[str, str]) -> None:
     # Four pins: knock down the middle two and take whichever pin the engine leaves.
     played = gametree("play", "kayles", "--pins", "4", "--tier", "python", "--color", "never",
