@@ -6,9 +6,9 @@ from __future__ import annotations
 import functools
 
 import pytest
+from gametree_kayles import Kayles
 
 from gametree import check_game, search
-from gametree_kayles import Kayles
 
 
 @functools.cache
