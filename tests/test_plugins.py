@@ -85,6 +85,12 @@ def test_a_game_class_becomes_a_spec_named_after_it_or_its_entry_point() -> None
     assert spec.name == "kayles" and [option.name for option in spec.options] == ["pins"]
     assert spec.make(pins=3).initial_state() == (7, 0)
     assert as_spec(Kayles, "rows").name == "rows"
+
+    class Undocumented(Kayles):
+        __doc__ = None
+
+    # Its own docstring or none: not the Game contract's, which every game inherits.
+    assert as_spec(Undocumented).summary == "the game undocumented"
     renamed = as_spec(registry.get("bones"), "my-bones")
     assert isinstance(renamed, GameSpec) and renamed.name == "my-bones"
     for wrong, reason in ((42, "it is a int"), (Kayles(), "it is a game object"),

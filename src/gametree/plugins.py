@@ -42,8 +42,11 @@ that the processes it starts (a database build's workers) load them too."""
 
 
 def _docstring_line(found: object) -> str | None:
-    doc = inspect.getdoc(found)
-    return doc.strip().splitlines()[0].rstrip(".") if doc and doc.strip() else None
+    """The first line of ``found``'s own docstring (not one it inherits from ``Game``)."""
+    doc = getattr(found, "__doc__", None)
+    if not isinstance(doc, str) or not doc.strip():
+        return None
+    return inspect.cleandoc(doc).splitlines()[0].rstrip(".")
 
 
 def _parse_switch(text: str) -> bool:
