@@ -26,3 +26,10 @@ def compiled_search(form: CompiledForm[Any, Any], state: Any,
                     **options: Any) -> SearchResult[Any]:
     """``gametree.search`` of the form's game, forced onto the compiled tier."""
     return gametree.search(form.game, state, tier="compiled", **options)
+
+
+def heap_after(heap: int, move: int) -> int:
+    """A plain helper in a module of its own, which a kernel's rule calls as
+    ``compiled_support.heap_after`` (tests/test_compiled_authoring.py): fine in Python,
+    unknown to numba."""
+    return heap - move

@@ -599,7 +599,8 @@ def test_a_kernel_that_is_the_same_game_passes() -> None:
     ({"evaluate": kernel_evaluate}, "kernel evaluate", "gives 5, the game's evaluate 0"),
     ({"to_move": lambda state: 0}, "kernel to_move", "says player 0 moves, the game says 1"),
     ({"play": lambda state, move: (state[0] - move, state[1])}, "kernel play",
-     "the kernel's state is (6, 0), the game's (encoded) (6, 1)"),
+     "after 1 the kernel's state is (6, 0), which encodes no position met, the game's next "
+     "position is (6, 1) (encoded: (6, 1))"),
 ], ids=["move order", "outcome", "evaluate", "to_move", "play"])
 def test_a_kernel_that_differs_from_its_game_is_caught(
         replaced: dict[str, Callable[..., Any]], method: str, fragment: str) -> None:
@@ -607,6 +608,73 @@ def test_a_kernel_that_differs_from_its_game_is_caught(
     found = [finding for finding in problems(report, "kernel") if finding.method == method]
     assert found, report.text()
     assert fragment in found[0].message, found[0].text()
+
+
+def test_a_kernel_state_is_shown_as_the_position_it_encodes() -> None:
+    class Drawn(HeapWithKernel):
+        def render(self, state: Any) -> str:
+            return f"{state[0]} left, {'AB'[state[1]]} to move"
+
+    always_one = Drawn(heap_kernel(play=lambda state, move: (state[0] - 1, 1 - state[1])))
+    found = [finding for finding in problems(check_game(always_one, compiled=False), "kernel")
+             if finding.method == "kernel play"]
+    assert found and found[0].message == (
+        "after 2 the kernel's state is 6 left, B to move (encoded: (6, 1)), the game's next "
+        "position is 5 left, B to move (encoded: (5, 1))")
+
+
+class RememberingHeap(HeapWithKernel):
+    """The heap game whose state also keeps the last move taken; its key forgets it, so
+    positions reached by different moves are one: its kernel has no key."""
+
+    def initial_state(self) -> Any:
+        return (self.heap, 0, 0)
+
+    def play(self, state: Any, move: int) -> Any:
+        return (state[0] - move, 1 - state[1], move)
+
+    def key(self, state: Any) -> Any:
+        return state[:2]
+
+
+def remembering_play(state: Any, move: int) -> Any:
+    return (state[0] - move, 1 - state[1], move)
+
+
+def test_a_game_key_that_its_kernel_lacks_is_a_warning() -> None:
+    kernel = Kernel.from_functions(
+        "test remembering heap", initial_state=(7, 0, 0), max_moves=3, max_plies=20,
+        functions={"to_move": kernel_to_move, "moves": kernel_moves, "play": remembering_play,
+                   "outcome": kernel_outcome})
+    report = check_game(RememberingHeap(kernel), compiled=False)
+    assert report.passed, report.text()
+    assert len(report.warnings) == 1
+    assert "but its kernel has no key: the compiled tier never calls the Python key, so it " \
+        "keeps no transposition table at all (its state is a tuple)" in report.warnings[0]
+    assert f"warning: {report.warnings[0]}" in report.text().splitlines()
+    assert report.to_dict()["warnings"] == list(report.warnings)
+    keyed = Kernel.from_functions(
+        "test remembering heap", initial_state=(7, 0, 0), max_moves=3, max_plies=20,
+        functions={"to_move": kernel_to_move, "moves": kernel_moves, "play": remembering_play,
+                   "outcome": kernel_outcome, "key": remembering_key})
+    assert check_game(RememberingHeap(keyed), compiled=False).warnings == ()
+
+
+def remembering_key(state: Any) -> int:
+    return int(2 * state[0] + state[1])
+
+
+def halved_key(state: Any) -> int:
+    return int(2 * (state[0] // 2) + state[1])  # wrong: heaps of 4 and 5 have different values
+
+
+@pytest.mark.slow
+def test_a_wrong_kernel_key_is_named_when_the_values_differ() -> None:
+    report = check_game(HeapWithKernel(heap_kernel(key=halved_key)))
+    found = problems(report, "values")
+    assert found, report.text()
+    assert "; the kernel's key is at fault: it gives" in found[0].message
+    assert "the same key" in found[0].message and "the number of moves" in found[0].message
 
 
 def test_compiled_values_that_differ_from_the_python_tiers_are_caught() -> None:

@@ -8,6 +8,7 @@ state cost no compiling; the others compile a rule or two (a fraction of a secon
 
 from __future__ import annotations
 
+import logging
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -29,6 +30,7 @@ from gametree.compiled import (
 from gametree.compiled.adapter import KernelGame
 from gametree.registry import GameSpec, games
 
+from . import compiled_support
 from .cli_support import run
 from .exact import node_value
 
@@ -238,6 +240,19 @@ def test_a_rule_calling_a_plain_helper(notices: list[str], tmp_path: Path) -> No
     assert cached_files(tmp_path) == []
 
 
+def play_with_a_module_helper(state: Any, move: Any) -> Any:
+    return (compiled_support.heap_after(state[0], move), 1 - state[1])
+
+
+def test_a_rule_calling_a_plain_helper_of_a_module() -> None:
+    message = error_of(bones("module helper", play=play_with_a_module_helper))
+    line = play_with_a_module_helper.__code__.co_firstlineno + 1
+    assert message == (
+        "kernel broken bones module helper: the rule play calls tests.compiled_support."
+        "heap_after, a plain Python function that is not compiled: decorate heap_after with "
+        f"@numba.njit in tests.compiled_support (test_compiled_authoring.py, line {line})")
+
+
 def test_a_factory_helper_without_jit() -> None:
     kernel = Kernel.from_factory("broken bones factory", bones_rules, initial_state=(10, 0),
                                  max_moves=3, max_plies=64, parameters={"forget": True})
@@ -331,3 +346,24 @@ def test_an_uncached_kernel_that_fails_leaves_no_temporary_directory(
     message = error_of(bones("uncached", play=play_with_plain_helper))
     assert "the rule play calls helper" in message
     assert list((tmp_path / "temporary").iterdir()) == []
+
+
+def test_a_compile_is_logged_before_it_starts(caplog: pytest.LogCaptureFixture) -> None:
+    # Without a front-end listening (a program calling check_game or search), the notice is a
+    # warning of the gametree.compiled logger, which Python prints by default; with one (the
+    # command line prints it), information.
+    from gametree.compiled import build  # noqa: PLC0415
+
+    heard: list[str] = []
+    caplog.set_level(logging.INFO, logger="gametree.compiled")
+    build.set_compile_listener(None)
+    try:
+        build.notify("compiling the test kernel (once)...")
+        build.set_compile_listener(heard.append)
+        build.notify("compiling the test kernel again...")
+    finally:
+        build.set_compile_listener(None)
+    assert [(record.levelno, record.getMessage()) for record in caplog.records] == [
+        (logging.WARNING, "gametree: compiling the test kernel (once)..."),
+        (logging.INFO, "gametree: compiling the test kernel again...")]
+    assert heard == ["compiling the test kernel again..."]

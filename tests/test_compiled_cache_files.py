@@ -94,6 +94,31 @@ def test_info_lists_each_kernel_with_its_state_and_size(
     ]
 
 
+def test_info_lists_a_kernel_once_with_its_variants(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Three variants of one kernel (its source changed twice), one of them incomplete.
+    monkeypatch.setenv("GAMETREE_CACHE_DIR", str(tmp_path))
+    sizes = [lay_out(tmp_path, f"_gametree_engine_toy_{digest}", "toy", ready=ready,
+                     machine_code=1000)
+             for digest, ready in (("0123456789abcdef", True), ("fedcba9876543210", True),
+                                   ("00112233445566ff", False))]
+    other = lay_out(tmp_path, OTHER, "Another toy", ready=True, machine_code=40)
+    status, out, _ = run(capsys, "cache", "info")
+    assert status == 0
+    assert out.splitlines() == [
+        f"cache directory: {tmp_path}",
+        "kernel            status        size",
+        f"Another toy       ready         {format_size(other)}",
+        f"toy (3 variants)  1 incomplete  {format_size(sum(sizes))}",
+        f"total: 2 kernels in 4 compiled variants, {format_size(sum(sizes) + other)}",
+        "(variants: a kernel compiled again after its source, its parameters or numba "
+        "changed; the older ones stay until 'gametree cache clear')",
+        "(incomplete: being compiled now, or its compile was interrupted; the next use "
+        "completes it)",
+    ]
+
+
 def test_clear_deletes_the_kernels_and_nothing_else(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:

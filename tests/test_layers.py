@@ -37,6 +37,7 @@ LAYERS: dict[str, int] = {
     "gametree.game": RULES,
     "gametree.games": RULES,
     "gametree.registry": RULES,
+    "gametree.plugins": RULES,
     "gametree.view": RULES,
     "gametree.result": RULES,
     "gametree.compiled.kernel": RULES,

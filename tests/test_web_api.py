@@ -647,12 +647,12 @@ def test_games_given_by_a_wrong_path_are_refused_at_once() -> None:
 
     with pytest.raises(UnknownGameError, match=r"cannot import the game module 'tests\.nowhere'"):
         create_app(games=["tests.nowhere:SPEC"])
-    with pytest.raises(UnknownGameError, match="names no GameSpec"):
-        create_app(games=["tests.served_game:Kayles"])
+    with pytest.raises(UnknownGameError, match="names no game: it is a int"):
+        create_app(games=["tests.served_game:DEFAULT_PINS"])
 
 
 def test_serve_refuses_a_wrong_game_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--game", "tests.served_game:NOTHING", "--port", "1"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("gametree serve: error: 'tests.served_game:NOTHING' names no GameSpec")
+    assert err.startswith("gametree serve: error: 'tests.served_game:NOTHING' names no game")
     assert len(err.splitlines()) == 1

@@ -110,9 +110,9 @@ def game_options(spec: GameSpec, given: Mapping[str, object]) -> dict[str, Any]:
 
 
 def offered_games(paths: Sequence[str] | None = None) -> dict[str, GameSpec]:
-    """The games a front-end offers, by name: those the import paths name
-    (:func:`gametree.registry.spec_at`: ``"package.module:NAME"`` or ``"package.module"``),
-    or (``None``) every registered game."""
+    """The games a front-end offers, by name: those the paths name
+    (:func:`gametree.registry.spec_at`: ``"package.module:NAME"``, ``"file.py:NAME"``, or a
+    module or file alone), or (``None``) every registered game, plugins included."""
     if paths is None:
         return dict(games())
     offered: dict[str, GameSpec] = {}

@@ -6,7 +6,6 @@ knows which modules hold games, so a game stays in one place and the search neve
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -146,41 +145,39 @@ class GameSpec:
             raise GameOptionError(f"{self.name}: {error}") from None
 
 
-def _load(module_names: tuple[str, ...]) -> dict[str, GameSpec]:
-    specs = map(spec_at, module_names)  # each module's SPEC
-    return {spec.name: spec for spec in specs}
-
-
 def spec_at(path: str) -> GameSpec:
-    """The :class:`GameSpec` an import path names: ``"package.module:NAME"``, or
-    ``"package.module"`` for the module's ``SPEC``. A game defined outside the package (a
-    user's, a test's) reaches a server and its worker processes this way.
+    """The game an import path or a file path names (:func:`gametree.plugins.spec_at`):
+    ``"package.module:NAME"``, ``"path/to/file.py:NAME"``, or a module or file alone for its
+    ``SPEC``. Raises :class:`UnknownGameError` saying what is wrong."""
+    from .plugins import spec_at as found_at  # noqa: PLC0415 - plugins builds on this module
 
-    Raises :class:`UnknownGameError` when the module cannot be imported or holds no spec
-    there.
-    """
-    module_name, _colon, attribute = path.partition(":")
-    attribute = attribute or "SPEC"
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise UnknownGameError(f"cannot import the game module {module_name!r} of {path!r}: "
-                               f"{error}") from None
-    spec = getattr(module, attribute, None)
-    if not isinstance(spec, GameSpec):
-        raise UnknownGameError(f"{path!r} names no GameSpec (module {module_name} has "
-                               f"{'no ' + attribute if spec is None else type(spec).__name__})")
-    return spec
+    return found_at(path)
 
 
 _REGISTRY: dict[str, GameSpec] = {}
+_BROKEN: list[Any] = []
 
 
 def games() -> Mapping[str, GameSpec]:
-    """Every registered game by name: the built-in ones and any added by :func:`register`."""
+    """Every game by name: the built-in ones, those of the installed plugins (entry points of
+    the group ``gametree.games``: :mod:`gametree.plugins`) and any added by :func:`register`.
+    A plugin that cannot be loaded is left out: :func:`broken_games` says why."""
     if not _REGISTRY:
-        _REGISTRY.update(_load(BUILTIN_MODULES))
+        from .plugins import installed_games  # noqa: PLC0415 - plugins builds on this module
+
+        builtin = {spec.name: spec for spec in map(spec_at, BUILTIN_MODULES)}
+        plugins, broken = installed_games(frozenset(builtin))
+        _BROKEN[:] = broken
+        _REGISTRY.update(builtin)
+        _REGISTRY.update(plugins)
     return _REGISTRY
+
+
+def broken_games() -> list[str]:
+    """One line for each plugin (or path in ``$GAMETREE_GAMES``) that could not be loaded,
+    naming it, where it comes from and its error; front-ends show them as warnings."""
+    games()
+    return [str(broken) for broken in _BROKEN]
 
 
 def register(spec: GameSpec) -> None:
@@ -193,6 +190,9 @@ def get(name: str) -> GameSpec:
     """The game registered as ``name``; :class:`UnknownGameError` lists the known ones."""
     known = games()
     if name not in known:
+        for broken in _BROKEN:
+            if broken.name == name:
+                raise UnknownGameError(str(broken))
         raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(known)}")
     return known[name]
 

@@ -110,6 +110,7 @@ class _Checker:
         self.rng = random.Random(seed)
         self.problems: dict[tuple[str, str, str], _Problem] = {}
         self.notes: list[str] = []
+        self.warnings: list[str] = []
         self.counts: Counter[str] = Counter()
         self.skipped: dict[str, str] = {}
         self.nodes: dict[Any, _Node] = {}
@@ -609,7 +610,7 @@ class _Checker:
         return CheckReport(game=str(self.game.name), seed=self.seed, playouts=playouts,
                            max_plies=self.max_plies, states=self.counts["players"],
                            moves=self.counts["play"], checks=summaries, findings=ordered,
-                           notes=tuple(self.notes))
+                           notes=tuple(self.notes), warnings=tuple(self.warnings))
 
     def summary(self, name: str, findings: tuple[Finding, ...]) -> CheckSummary:
         """One check's line: what it looked at, and its status."""

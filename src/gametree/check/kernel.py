@@ -55,11 +55,30 @@ def check_kernel(checker: _Checker, *, compiled: bool) -> None:
         checker.skipped["values"] = "the kernel's rules could not be loaded"
         return
     _KernelComparison(checker, form, kernel_game).compare_rules(checker.all_nodes())
+    _warn_of_a_missing_key(checker, form)
     if not compiled:
         checker.skipped["values"] = ("the compiled engine was not run (compiled=False, "
                                      "--no-compiled)")
         return
-    _ValueComparison(checker, form).run()
+    _ValueComparison(checker, form, kernel_game).run()
+
+
+def _warn_of_a_missing_key(checker: _Checker, form: CompiledForm[Any, Any]) -> None:
+    """Warn when the game's own key makes positions one but the kernel has no key: the
+    compiled tier never calls the Python ``key``, so it searches each of them again."""
+    if not checker.custom_key or not checker.key_pairs or \
+            "key" in form.kernel.python_rules():
+        return
+    first, second = checker.key_pairs[0]
+    without = ("keeps no transposition table at all (its state is a tuple)"
+               if form.kernel.state_size else "tells them apart (its key is the state)")
+    checker.warnings.append(
+        f"the game's key makes positions one ({len(checker.key_pairs)} states met share a key "
+        f"with another, such as {checker.state_text(first.position.state)} and "
+        f"{checker.state_text(second.position.state)}), but its kernel has no key: the "
+        f"compiled tier never calls the Python key, so it {without} and searches each of "
+        f"them again; give the kernel a key(state) -> int that makes the same positions one "
+        f"(docs/kernels.md, \"Keys\")")
 
 
 def _compiled_form(checker: _Checker) -> CompiledForm[Any, Any] | None:
@@ -103,6 +122,8 @@ class _KernelComparison:
         self.checker = checker
         self.form = form
         self.kernel = kernel_game
+        self.encodings: dict[Any, Any] | None = None
+        """Each state met by its encoding (built when a next state differs)."""
 
     def compare_rules(self, nodes: list[_Node]) -> None:
         """Compare player, outcome, moves, evaluation and next states on every node."""
@@ -191,7 +212,34 @@ class _KernelComparison:
                 continue
             self.checker.fail("kernel", "kernel play", "next state differs",
                               f"after {node.texts[index]} the kernel's state is "
-                              f"{_shown(theirs)}, the game's (encoded) {_shown(ours)}", position)
+                              f"{self.position_text(theirs)}, the game's next position is "
+                              f"{self.checker.state_text(node.children[index])} (encoded: "
+                              f"{_shown(ours)})", position)
+
+    def position_text(self, encoded: Any) -> str:
+        """A kernel state as the position it encodes (the game's own text), when a state met
+        encodes to it; else as the kernel draws it."""
+        if self.encodings is None:
+            self.encodings = {}
+            for node in self.checker.all_nodes():
+                try:
+                    self.encodings.setdefault(self.form.encode(node.position.state),
+                                              node.position.state)
+                except Exception:
+                    continue  # reported where it was met
+        try:
+            state = self.encodings.get(encoded, self.encodings)
+        except TypeError:
+            state = self.encodings
+        if state is not self.encodings:
+            return f"{self.checker.state_text(state)} (encoded: {_shown(encoded)})"
+        try:
+            drawn = " ".join(str(self.kernel.render(encoded)).split())
+        except Exception:
+            drawn = ""
+        return (f"{_shown(encoded)}, which encodes no position met"
+                + (f" (the kernel draws it as {_shortened(drawn, 60)})"
+                   if drawn and drawn != _shown(encoded) else ""))
 
     def texts(self, state: Any, moves: list[Any]) -> str:
         """Moves as the game writes them: ``[1, 2, 3]``."""
@@ -202,9 +250,13 @@ class _ValueComparison:
     """The compiled engine's values against the Python tier's on positions from the
     playouts: exact near the end of a game, depth-limited elsewhere."""
 
-    def __init__(self, checker: _Checker, form: CompiledForm[Any, Any]) -> None:
+    def __init__(self, checker: _Checker, form: CompiledForm[Any, Any],
+                 kernel_game: KernelGame) -> None:
         self.checker = checker
         self.form = form
+        self.kernel = kernel_game
+        self.suspect: str | None = None
+        """What the kernel's key has to do with a difference (found once, when needed)."""
         self.broken = False
         self.first_fit = 0
         """The entry of :data:`NEAR_END` whose position last fitted the node budget."""
@@ -325,8 +377,48 @@ class _ValueComparison:
                 entry for entry in python.moves if compared(entry.value)], compiled)
         if detail is not None:
             self.checker.fail("values", "compiled engine", f"{kind} values differ",
-                              f"{detail}; the kernel and the game must be the same game",
-                              position)
+                              f"{detail}; the kernel and the game must be the same game"
+                              f"{self.key_suspect()}", position)
+
+    def key_suspect(self) -> str:
+        """``; ...`` naming the kernel's key when it gives two positions met that cannot have
+        the same value (another player to move, outcome or number of moves) one key, or when
+        nothing else explains a difference; empty for a kernel without a key."""
+        if self.suspect is not None:
+            return self.suspect
+        self.suspect = ""
+        if "key" not in self.form.kernel.python_rules():
+            return ""
+        seen: dict[Any, tuple[Any, tuple[Any, Any, int]]] = {}
+        for node in self.checker.all_nodes():
+            try:
+                encoded = self.form.encode(node.position.state)
+                mark = (self.kernel.to_move(encoded), self.kernel.outcome(encoded),
+                        len(self.kernel.moves(encoded)))
+                key = self.kernel.key(encoded)
+            except Exception:
+                continue  # the kernel check has said what raised
+            known = seen.setdefault(key, (node.position.state, mark))
+            if known[1] != mark:
+                show = self.checker.state_text
+                self.suspect = (
+                    f"; the kernel's key is at fault: it gives {show(known[0])} and "
+                    f"{show(node.position.state)} the same key {key}, though they differ in "
+                    f"{self.difference(known[1], mark)}, so the table takes one for the "
+                    f"other (two positions may share a key only if they have the same value)")
+                return self.suspect
+        if not any(check == "kernel" for check, _method, _problem in self.checker.problems):
+            self.suspect = ("; the kernel's rules agree with the game's on every state met, "
+                            "so suspect the kernel's key: two positions may share a key only "
+                            "if they have the same value")
+        return self.suspect
+
+    @staticmethod
+    def difference(first: tuple[Any, Any, int], second: tuple[Any, Any, int]) -> str:
+        """Which of (player to move, outcome, number of moves) differ, in words."""
+        names = ("the player to move", "the outcome", "the number of moves")
+        return " and ".join(name for name, one, other in zip(names, first, second, strict=True)
+                            if one != other)
 
     def move_difference(self, position: _Position, kind: str, ours: list[MoveValue[Any]],
                         compiled: SearchResult[Any]) -> str | None:

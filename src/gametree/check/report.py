@@ -112,6 +112,10 @@ class CheckReport:
     notes: tuple[str, ...] = ()
     """Remarks that are not problems (a check skipped, horizons in an explicit tree)."""
 
+    warnings: tuple[str, ...] = ()
+    """What is not wrong but costs: a game whose key makes symmetric or transposed positions
+    one, with a kernel that has no key (the compiled tier then searches each of them)."""
+
     @property
     def passed(self) -> bool:
         """True if no problem was found."""
@@ -126,6 +130,7 @@ class CheckReport:
             lines.append(f"{summary.status:<4}  {summary.name:<8}  {summary.summary}")
             lines.extend(f"      - {finding.text()}" for finding in self.findings
                          if finding.check == summary.name)
+        lines.extend(f"warning: {warning}" for warning in self.warnings)
         lines.extend(f"note: {note}" for note in self.notes)
         if self.passed:
             lines.append("passed: no problems found")
@@ -140,7 +145,7 @@ class CheckReport:
                 "playouts": self.playouts, "max_plies": self.max_plies, "states": self.states,
                 "moves": self.moves, "checks": [summary.to_dict() for summary in self.checks],
                 "findings": [finding.to_dict() for finding in self.findings],
-                "notes": list(self.notes)}
+                "notes": list(self.notes), "warnings": list(self.warnings)}
 
 
 __all__ = ["CHECKS", "CheckReport", "CheckSummary", "Finding"]

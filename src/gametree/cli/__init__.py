@@ -26,7 +26,9 @@ from ..compiled.startup import without_blas_probe
 from ..frontend import option_error_text
 from ..game import GameError
 from ..options import OptionError
-from . import caching, checking, counting, database, listing, play, searching, serving
+from ..plugins import add_to_environment
+from ..registry import broken_games, register, spec_at
+from . import caching, checking, counting, database, listing, new, play, searching, serving
 from .parser import CliParser
 
 
@@ -52,6 +54,7 @@ def build_parser() -> CliParser:
     caching.add_commands(subparsers)
     serving.add_command(subparsers)
     database.add_commands(subparsers)
+    new.add_command(subparsers)
     return parser
 
 
@@ -67,6 +70,12 @@ def _main(argv: Sequence[str] | None, *, at_once: bool) -> int:
     ``count`` holds millions of positions: freeing them one by one takes seconds)."""
     name = "gametree"
     try:
+        words = list(sys.argv[1:] if argv is None else argv)
+        if words and not words[0].startswith("-"):
+            name = f"gametree {words[0]}"
+        argv = games_by_path(words)
+        for line in broken_games():
+            print(f"gametree: warning: {line}", file=sys.stderr)
         args = build_parser().parse_args(argv)
         name = f"gametree {args.command}"
         if sys.stdout is None:  # started with its output closed (``>&-``)
@@ -105,6 +114,30 @@ def _main(argv: Sequence[str] | None, *, at_once: bool) -> int:
         print(f"{name}: error: {error.strerror or error}{where}", file=sys.stderr)
         return 2
     return status
+
+
+def games_by_path(argv: list[str]) -> list[str]:
+    """``argv`` with ``--game PATH`` (``path/to/file.py:Factory`` or ``module:Factory``: a game
+    that is not installed) replaced by the game's name where a command expects it, the game
+    registered (and named in ``$GAMETREE_GAMES`` for the processes the command starts).
+    ``serve`` keeps its own ``--game`` (it may be given several times)."""
+    if not argv or argv[0] in ("serve", "new"):
+        return argv
+    words = 2 if argv[0] == "db" else 1  # "solve GAME", "db build GAME"
+    rest = list(argv)
+    for index, word in enumerate(argv):
+        if word == "--game" or word.startswith("--game="):
+            path = word.partition("=")[2] if "=" in word else \
+                (argv[index + 1] if index + 1 < len(argv) else "")
+            if not path:
+                raise GameError("--game needs a path: path/to/file.py:Factory or "
+                                "module:Factory")
+            spec = spec_at(path)
+            register(spec)
+            add_to_environment(path)
+            del rest[index:index + (1 if "=" in word else 2)]
+            return [*rest[:words], spec.name, *rest[words:]]
+    return argv
 
 
 def _discard_output() -> None:

@@ -10,7 +10,14 @@ import argparse
 import json
 from typing import Any
 
-from ..compiled.cache import CacheInfo, Cleared, cache_info, clear_cache, format_size
+from ..compiled.cache import (
+    CachedKernel,
+    CacheInfo,
+    Cleared,
+    cache_info,
+    clear_cache,
+    format_size,
+)
 
 
 def _kernels(count: int) -> str:
@@ -18,18 +25,33 @@ def _kernels(count: int) -> str:
 
 
 def info_text(info: CacheInfo) -> str:
-    """The cache as a few lines: its directory, one line per kernel, the total."""
+    """The cache as a few lines: its directory, one line per kernel (with how many variants of
+    it are compiled, when more than one), the total."""
     lines = [f"cache directory: {info.directory}"]
     if not info.kernels:
         lines.append("no compiled kernels")
         return "\n".join(lines)
-    rows = [(kernel.name, "ready" if kernel.ready else "incomplete", format_size(kernel.size))
-            for kernel in info.kernels]
+    variants: dict[str, list[CachedKernel]] = {}
+    for kernel in info.kernels:
+        variants.setdefault(kernel.name, []).append(kernel)
+    rows = []
+    for name, compiled in variants.items():
+        unfinished = sum(not kernel.ready for kernel in compiled)
+        status = "ready" if not unfinished else "incomplete" if len(compiled) == 1 else \
+            f"{unfinished} incomplete"
+        label = name if len(compiled) == 1 else f"{name} ({len(compiled)} variants)"
+        rows.append((label, status, format_size(sum(kernel.size for kernel in compiled))))
     header = ("kernel", "status", "size")
     widths = [max(len(row[column]) for row in [header, *rows]) for column in range(2)]
     for row in [header, *rows]:
         lines.append(f"{row[0].ljust(widths[0])}  {row[1].ljust(widths[1])}  {row[2]}".rstrip())
-    lines.append(f"total: {_kernels(len(info.kernels))}, {format_size(info.size)}")
+    several = len(variants) != len(info.kernels)
+    counted = (f"{len(variants)} kernels in {len(info.kernels)} compiled variants" if several
+               else _kernels(len(info.kernels)))
+    lines.append(f"total: {counted}, {format_size(info.size)}")
+    if several:
+        lines.append("(variants: a kernel compiled again after its source, its parameters or "
+                     "numba changed; the older ones stay until 'gametree cache clear')")
     if any(not kernel.ready for kernel in info.kernels):
         lines.append("(incomplete: being compiled now, or its compile was interrupted; "
                      "the next use completes it)")

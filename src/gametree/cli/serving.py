@@ -73,10 +73,11 @@ def add_command(subparsers: Any) -> None:
                               "0.0.0.0 or :: binds every interface)")
     command.add_argument("--port", type=_port, default=8000, help="the port (default: 8000)")
     command.add_argument("--open", action="store_true", help="open the page in a browser")
-    command.add_argument("--game", action="append", metavar="MODULE:NAME",
-                         help="serve this game: an import path naming a GameSpec "
-                              "(package.module:NAME, or package.module for its SPEC); "
-                              "repeat for more (default: every registered game)")
+    command.add_argument("--game", action="append", metavar="PATH",
+                         help="serve this game: a file or an import path naming a GameSpec, "
+                              "a Game subclass or a factory (path/to/file.py:NAME, "
+                              "package.module:NAME, or a file or module alone for its SPEC); "
+                              "repeat for more (default: every game, plugins included)")
     limits = command.add_argument_group("limits (per request, and of the worker pool)")
     limits.add_argument("--max-time", type=positive_seconds, default=5.0, metavar="SECONDS",
                         help="seconds one search may take (default: 5); the engine answers "

@@ -24,6 +24,7 @@ from __future__ import annotations
 import inspect
 import numbers
 import re
+import sys
 import traceback
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -320,6 +321,8 @@ def _return_problem(name: str, returned: Any, state: Any, types: Any) -> str | N
 
 _UNTYPED = re.compile(r"Untyped global name '(?P<name>[^']+)': Cannot determine Numba type "
                       r"of <class '(?P<kind>[^']+)'>")
+_MODULE_ATTRIBUTE = re.compile(r"Unknown attribute '(?P<name>[^']+)' of type "
+                               r"Module\(<module '(?P<module>[^']+)'")
 _REFLECTED = re.compile(r"reflected (?P<kind>list|set)\(.*assigned to variable '(?P<name>[^']+)'")
 _FREE_LIST = re.compile(r"(?:freevar|global)\((?P<name>\w+): (?P<kind>[\[{])")
 _LOCATION = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
@@ -351,6 +354,9 @@ def rule_error(kernel: Kernel, name: str, function: Any, error: Exception) -> st
                     f"decorate {used} {fix}{where}")
         return (f"{rule} reads {used}, {_article(kind)} which compiled code cannot use: "
                 f"use numbers, tuples of numbers or numpy arrays instead{where}")
+    attribute = _MODULE_ATTRIBUTE.search(text)
+    if attribute is not None:
+        return _module_attribute_error(rule, attribute["module"], attribute["name"], where)
     reflected = _REFLECTED.search(text) or _FREE_LIST.search(text)
     if reflected is not None:
         used, kind = reflected.group("name"), reflected.group("kind")
@@ -358,6 +364,20 @@ def rule_error(kernel: Kernel, name: str, function: Any, error: Exception) -> st
         return (f"{rule} reads {used}, a {kind}, which compiled code cannot use: make it a "
                 f"tuple (or a numpy array){where}")
     return f"{rule} cannot be compiled: {first_line(text)}{where}"
+
+
+def _module_attribute_error(rule: str, module_name: str, name: str, where: str) -> str:
+    """The message for ``module.name`` in a rule, which numba could not type."""
+    used = f"{module_name}.{name}"
+    found = getattr(sys.modules.get(module_name), name, None)
+    if inspect.isfunction(found):
+        return (f"{rule} calls {used}, a plain Python function that is not compiled: "
+                f"decorate {name} with @numba.njit in {module_name}{where}")
+    if found is None:
+        return f"{rule} uses {used}, which does not exist{where}"
+    return (f"{rule} uses {used}, which compiled code cannot use: call a function compiled "
+            f"with @numba.njit, or one numba supports (numba's documentation lists the "
+            f"supported parts of math, numpy and the standard library){where}")
 
 
 def _article(kind: str) -> str:

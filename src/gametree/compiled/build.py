@@ -59,6 +59,7 @@ import hashlib
 import importlib.util
 import itertools
 import linecache
+import logging
 import os
 import sys
 import threading
@@ -99,7 +100,9 @@ _uncached = itertools.count(1)
 
 def set_compile_listener(listener: Callable[[str], None] | None) -> None:
     """Call ``listener(message)`` before a kernel is compiled (not when it is loaded from the
-    cache). Front-ends use it to say why the first run pauses; ``None`` removes it."""
+    cache). Front-ends use it to say why the first run pauses; ``None`` removes it. Without a
+    listener the message is logged as a warning of the ``gametree.compiled`` logger (with one,
+    as information)."""
     _listeners[:] = [] if listener is None else [listener]
 
 
@@ -533,8 +536,16 @@ def _load(kernel: Kernel, name: str, source: str, plan: _ModuleSource) -> Module
     return module
 
 
+_log = logging.getLogger("gametree.compiled")
+"""Where a compile is announced for programs: a warning when no front-end listens (Python's
+default handler then prints it, so a first ``check_game`` or search does not pause in
+silence), else information (the front-end has said it)."""
+
+
 def notify(message: str) -> None:
-    """Tell the front-end (if it listens) that something slow is about to happen."""
+    """Tell the front-end (if it listens), and the ``gametree.compiled`` logger, that
+    something slow is about to happen."""
+    _log.log(logging.INFO if _listeners else logging.WARNING, "gametree: %s", message)
     for listener in _listeners:
         listener(message)
 

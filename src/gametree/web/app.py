@@ -142,10 +142,12 @@ def create_app(limits: ServerLimits | None = None, *,
     """The ``gametree serve`` application; its worker processes start with the app's
     lifespan (``with TestClient(app)``, or uvicorn).
 
-    ``games``: the games it offers, each an import path, ``"package.module:NAME"`` naming a
-    :class:`~gametree.registry.GameSpec` or ``"package.module"`` whose ``SPEC`` is used
+    ``games``: the games it offers, each a path, ``"package.module:NAME"`` or
+    ``"path/to/file.py:NAME"`` naming a :class:`~gametree.registry.GameSpec`, a ``Game``
+    subclass or a factory, or a module or file alone whose ``SPEC`` is used
     (:func:`gametree.registry.spec_at`); the worker processes import the same paths, so a game
-    defined outside the package is served and searched. ``None``: the registry's games. The
+    defined outside the package is served and searched. ``None``: the registry's games (the
+    installed plugins included, which each worker loads too). The
     request models are made now, from the search options declared now
     (:func:`gametree.frontend.options_type`).
 
