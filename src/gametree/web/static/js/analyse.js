@@ -1,12 +1,14 @@
 // The analyse page: a position (moves typed, options such as a board text, or clicks) ->
 // its value, the best move, every move's exact value, the principal variation and the cost.
 
-import { games, joinMoves, optionFields, optionValues, post, splitMoves } from "./api.js";
+import { games, joinMoves, optionFields, optionValues, pageWords, post, splitMoves } from "./api.js";
 import { colour, drawBoard, drawMoveButtons, ink } from "./board.js";
+import { describeLine, drawLegend, entryWords } from "./values.js";
 
 const $ = (id) => document.getElementById(id);
 let specs = [];
 let separator = " ";  // what joins the game's move texts: each position says it
+let generation = 0;  // each analysis supersedes the previous one: a late answer is dropped
 
 function request() {
   const body = { game: $("game").value, options: optionValues($("options")), moves: $("moves").value.trim() };
@@ -25,11 +27,33 @@ function clickMove(text) {
   analyse();
 }
 
+/** Nothing of the previous analysis left on screen (a new one starts, or an error). */
+function clearResult() {
+  for (const id of ["value", "best", "pv", "extra", "table", "cost", "values-words"]) $(id).replaceChildren();
+}
+
+/** An error: said, with no board or values of an earlier position left under it. */
+function fail(error) {
+  clearResult();
+  $("board").replaceChildren();
+  $("moves-list").replaceChildren();
+  $("error").textContent = error.message;
+}
+
+function showNotation() {
+  const spec = specs.find((item) => item.name === $("game").value);
+  $("notation").textContent = spec ? `How ${spec.name}'s moves are written: ${pageWords(spec.notation)}.` : "";
+}
+
 async function analyse() {
+  const current = ++generation;
   $("error").textContent = "";
+  clearResult();
+  showNotation();
   writeUrl();
   try {
     const position = await post("position", request());
+    if (current !== generation) return;
     separator = position.separator;
     drawBoard($("board"), position, { onMove: clickMove });
     drawMoveButtons($("moves-list"), position, { onMove: clickMove });
@@ -39,10 +63,11 @@ async function analyse() {
     $("value").textContent = position.over ? `Game over: ${position.result}.` : "Searching…";
     if (position.over) { $("table").replaceChildren(); return; }
     const result = await post("analyze", search);
+    if (current !== generation) return;
     const values = { result, byMove: new Map(result.moves.map((entry) => [entry.move, entry])) };
     drawBoard($("board"), position, { values, onMove: clickMove, hint: result.best_move });
     drawMoveButtons($("moves-list"), position, { values, onMove: clickMove, hint: result.best_move });
-    $("value").textContent = `${position.to_move_name} to move: ${result.value_text}` + (result.outcome ? "" : " (not proven)");
+    $("value").textContent = `${position.to_move_name} to move: ${result.value_text}` + (result.source === "book" ? " (exact, opening book)" : result.outcome ? "" : " (not proven)");
     $("best").textContent = `best move: ${result.best_move}`;
     $("pv").textContent = `principal variation: ${result.pv.join(" ")}`;
     $("extra").textContent = "score" in result ? `Pons' score: ${result.score ?? "not proven"}` : "";
@@ -56,21 +81,23 @@ async function analyse() {
         value.dataset.kind = entry.value_kind;
         value.style.background = colour(entry.value_kind); value.style.color = ink(entry.value_kind);
       }
-      const raw = document.createElement("td"); raw.textContent = String(entry.value); raw.className = "muted";
+      const raw = document.createElement("td"); raw.textContent = entryWords(entry, result); raw.className = "muted";
       row.append(name, value, raw);
       return row;
     });
     const head = document.createElement("tr");
-    head.innerHTML = "<th>move</th><th>value</th><th>number</th>";
+    head.innerHTML = "<th>move</th><th>value</th><th>what it is</th>";
     $("table").replaceChildren(head, ...rows);
     const stopped = result.stats.stopped_by ? ` (stopped by the ${result.stats.stopped_by} limit)` : "";
     $("cost").textContent = `${result.algorithm}, ${result.tier} tier: ${result.stats.nodes.toLocaleString()} nodes, ` +
       `depth ${result.stats.depth_reached}, ${result.stats.seconds.toFixed(3)} s${stopped}`;
-  } catch (error) { $("error").textContent = error.message; $("value").textContent = ""; }
+    $("values-words").textContent = describeLine(result);
+  } catch (error) { if (current === generation) fail(error); }
 }
 
 async function start() {
   specs = await games();
+  drawLegend($("legend"));
   const query = new URLSearchParams(location.search);
   for (const spec of specs) $("game").append(new Option(spec.name, spec.name));
   $("game").value = query.get("game") || "connect4";

@@ -45,7 +45,7 @@ export function optionFields(container, spec, values = {}) {
       input.value = values[option.name] ?? "";
       label.append(`${option.name} `, input);
     }
-    label.title = option.help;
+    label.title = pageWords(option.help);
     container.append(label);
   }
 }
@@ -74,4 +74,10 @@ export function splitMoves(separator, text) {
   if (separator === "") return [...trimmed].filter((char) => !/[\s,;]/.test(char));
   if (!separator.trim()) return trimmed.split(/[\s;]+/);
   return trimmed.split(separator).map((part) => part.trim()).filter(Boolean);
+}
+
+/** A game's summary or an option's help as a page says it: the command line's flags
+ * (`--misere`) become the option's name as the form shows it (`misere`). */
+export function pageWords(text) {
+  return (text || "").replace(/(^|[\s(])--([a-z][a-z0-9-]*)/g, (_all, before, name) => `${before}${name.replaceAll("-", "_")}`);
 }
