@@ -9,7 +9,9 @@ Slow, like the other browser tests: a real server and browser for the module.
 from __future__ import annotations
 
 import json
+import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -115,13 +117,13 @@ def test_the_explain_log_is_beside_the_tree_at_1280_px_and_under_it_at_390(
     where = ("const t = document.getElementById('tree-panel').getBoundingClientRect(), "
              "l = document.getElementById('log').getBoundingClientRect(); "
              "return [t.left, t.right, t.top, t.bottom, l.left, l.top]")
-    left, right, top, _bottom, log_left, log_top = browser.execute_script(where)
+    _left, right, top, _bottom, log_left, log_top = browser.execute_script(where)
     assert log_left >= right and abs(log_top - top) < 5  # beside it, level with it
     assert width_now(browser)[0] <= 1280
     screen(browser, 390)
     browser.get(f"{base}/explain?source=seed004&step=20")
     wait_for(lambda: data(browser, "step") == "20")
-    left, right, top, bottom, log_left, log_top = browser.execute_script(where)
+    _left, _right, _top, bottom, _log_left, log_top = browser.execute_script(where)
     assert log_top >= bottom  # under it
 
 
@@ -217,7 +219,7 @@ def test_values_beyond_the_proven_say_they_are_heuristic_with_their_depth(
 
 def test_the_notation_is_on_the_page_and_no_command_line_words(base: str, browser: Any) -> None:
     games = {spec["name"]: spec for spec in json.load(
-        __import__("urllib.request").request.urlopen(f"{base}/api/games", timeout=30))}
+        urllib.request.urlopen(f"{base}/api/games", timeout=30))}
     browser.get(f"{base}/")
     wait_for(lambda: browser.find_elements("css selector", "#games li"))
     assert "--" not in browser.find_element("tag name", "main").text
@@ -323,7 +325,7 @@ def test_the_level_control_sends_a_level_only_when_picked(base: str, browser: An
                                                           desktop: None) -> None:
     from selenium.webdriver.support.ui import Select  # noqa: PLC0415
 
-    schema = json.load(__import__("urllib.request").request.urlopen(
+    schema = json.load(urllib.request.urlopen(
         f"{base}/openapi.json", timeout=30))
     accepts_level = '"level"' in json.dumps(schema["components"])
     browser.get(f"{base}/play/tictactoe?moves=1,1")
@@ -345,3 +347,71 @@ def test_the_level_control_sends_a_level_only_when_picked(base: str, browser: An
     else:  # the server has no level yet: its refusal is said, naming the field
         assert "level" in browser.find_element("id", "error").text
         console_errors(browser)
+
+
+def module_call(browser: Any, base: str, module: str, expression: str) -> Any:
+    """Evaluate `expression` with the page module `module`'s exports as `m` (in the browser)."""
+    browser.get(f"{base}/")
+    return browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        f"import('/static/js/{module}').then((m) => done(JSON.parse(JSON.stringify({expression}))))"
+        ".catch((error) => done({thrown: String(error.message)}));")
+
+
+def test_book_values_are_said_to_be_exact_from_the_book(base: str, browser: Any) -> None:
+    # An answer as the search gives it for a book position (issue 20: "source": "book", 0
+    # nodes), put in words by the page's own module; and the same answer without the field.
+    answer = api(base, "analyze", {"game": "tictactoe", "moves": "1,1"})
+    book = {**answer, "source": "book"}
+    cut = api(base, "analyze", {"game": "connect4", "moves": "", "depth": 3})
+    words = module_call(browser, base, "values.js",
+                        f"[m.describe({json.dumps(book)}), m.describe({json.dumps(answer)}),"
+                        f" m.entryWords({json.dumps(answer['moves'][0])}, {json.dumps(book)}),"
+                        f" m.describe({json.dumps(cut)}),"
+                        f" m.entryWords({json.dumps(cut['moves'][0])}, {json.dumps(cut)})]")
+    assert words[0]["words"] == "exact (opening book)"
+    assert words[1]["words"] == "exact"
+    assert words[2] == "exact (opening book)"
+    assert words[3]["words"] == "heuristic, depth 3"
+    assert words[3]["why"].startswith("the depth was limited to 3 plies before the end of the game")
+    assert words[4] == "heuristic, depth 3"
+
+
+@pytest.mark.parametrize(("text", "fault"), [
+    ("[1, 2]", "it is not a JSON object"),
+    ('{"format": "pgn"}', '"format" is "pgn", not "gametree-record"'),
+    ('{"format": "gametree-record", "version": 1}', 'it has no "game", "options"'),
+    ("{nope", "r.json is not JSON"),
+])
+def test_a_bad_record_is_named_with_what_is_wrong(base: str, browser: Any, text: str,
+                                                  fault: str) -> None:
+    found = module_call(browser, base, "record.js", f"m.readRecord({json.dumps(text)}, 'r.json')")
+    assert fault in found["thrown"]
+
+
+@pytest.fixture(scope="module")
+def crowded() -> Iterator[str]:
+    """A server with one worker and no queue: a second search at once gets 503."""
+    with running_server(create_app(ServerLimits(workers=1, queue_size=0))) as url:
+        yield url
+
+
+def test_a_busy_server_is_waited_for_with_a_notice(crowded: str, browser: Any) -> None:
+    api(crowded, "solve", {"game": "connect4", "moves": "4455"})  # its kernel, compiled now
+    holder = threading.Thread(target=api, args=(crowded, "solve", {
+        "game": "connect4", "moves": "", "time": 4}), daemon=True)
+    holder.start()
+    wait_for(lambda: api_status(crowded)["busy"] == 1)
+    browser.get(f"{crowded}/analyse?game=tictactoe&moves=1,1")
+    wait_for(lambda: "trying again in" in browser.find_element("id", "notice").text)
+    assert browser.find_element("id", "error").text == ""
+    holder.join(timeout=60)
+    wait_for(lambda: browser.find_element("id", "best").text.startswith("best move:"))
+    assert browser.find_element("id", "notice").text == ""
+    errors = console_errors(browser)
+    assert errors and all("503" in error for error in errors)
+
+
+def api_status(base: str) -> Any:
+    with urllib.request.urlopen(f"{base}/api/status", timeout=30) as answer:
+        return json.load(answer)

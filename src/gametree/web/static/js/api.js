@@ -1,18 +1,52 @@
 // The JSON API, the games' options as form fields, and moves texts: shared by the pages.
 
-/** POST a JSON body to an API path; resolves with the answer or throws Error(detail). */
-export async function post(path, body, signal) {
-  const response = await fetch(`/api/${path}`, {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body), signal,
+const WAITS = 40;  // how many times a request the server asks to repeat later is repeated
+
+/** Say `text` in the page's notice line (the server is busy or preparing a game), or clear it. */
+function notice(text) {
+  const line = document.getElementById("notice");
+  if (line) line.textContent = text;
+}
+
+/** Resolve after `seconds`, or reject as aborted when `signal` aborts first. */
+function pause(seconds, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, seconds * 1000);
+    if (signal) {
+      signal.addEventListener("abort", () => { clearTimeout(timer); reject(new DOMException("stopped", "AbortError")); },
+        { once: true });
+    }
   });
-  const data = await response.json().catch(() => ({ detail: response.statusText }));
-  if (!response.ok) {
-    const error = new Error(data.detail || response.statusText);
-    error.status = response.status;
-    throw error;
+}
+
+/** POST a JSON body to an API path; resolves with the answer or throws Error(detail).
+ * An answer that says "not yet" — 202 (the server is preparing the game: compiling its
+ * engine) or 503 with Retry-After (every worker busy) — is said in the page's notice line
+ * and the request repeated after the time the server gives (1 to 10 s). */
+export async function post(path, body, signal) {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(`/api/${path}`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body), signal,
+    });
+    const data = await response.json().catch(() => ({ detail: response.statusText }));
+    const later = response.status === 202 || (response.status === 503 && response.headers.has("Retry-After"));
+    if (later && attempt < WAITS) {
+      const seconds = Math.min(10, Math.max(1, Number(response.headers.get("Retry-After")) || 2));
+      const why = data.detail || data.message || (response.status === 202 ? "the server is preparing this game" : "the server is busy");
+      const progress = data.progress !== undefined && data.progress !== null ? ` (${data.progress})` : "";
+      notice(`${why}${progress}: trying again in ${seconds} s…`);
+      try { await pause(seconds, signal); } catch (error) { notice(""); throw error; }
+      continue;
+    }
+    notice("");
+    if (!response.ok || response.status === 202) {
+      const error = new Error(data.detail || response.statusText);
+      error.status = response.status;
+      throw error;
+    }
+    return data;
   }
-  return data;
 }
 
 let gamesList = null;
