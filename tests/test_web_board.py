@@ -415,3 +415,21 @@ def test_a_busy_server_is_waited_for_with_a_notice(crowded: str, browser: Any) -
 def api_status(base: str) -> Any:
     with urllib.request.urlopen(f"{base}/api/status", timeout=30) as answer:
         return json.load(answer)
+
+
+def test_the_analyse_page_steps_through_the_moves_typed(base: str, browser: Any,
+                                                        desktop: None) -> None:
+    browser.get(f"{base}/analyse?game=tictactoe&moves=1,1%200,0%202,2")
+    wait_for(lambda: browser.find_element("id", "best").text.startswith("best move:"))
+    assert (data(browser, "ply"), data(browser, "plies")) == ("3", "3")
+    press(browser, "\ue011")  # Home: the empty board, analysed
+    wait_for(lambda: data(browser, "ply") == "0" and
+             browser.find_element("id", "best").text.startswith("best move:"))
+    assert cells(browser) == [""] * 9 and "ply=0" in browser.current_url
+    assert browser.find_element("id", "bar").get_attribute("aria-label") == \
+        "evaluation: X to move: draw"
+    press(browser, "\ue014")  # arrow right: after 1,1
+    wait_for(lambda: data(browser, "ply") == "1" and cells(browser)[4] == "X")
+    browser.find_element("css selector", "#board g[data-cell='0,2']").click()  # a new line
+    wait_for(lambda: data(browser, "plies") == "2" and data(browser, "ply") == "2")
+    assert browser.find_element("id", "moves").get_attribute("value") == "1,1 0,2"
