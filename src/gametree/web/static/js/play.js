@@ -143,8 +143,10 @@ function render() {
   document.body.dataset.over = position.over ? "1" : "0";
   document.body.dataset.moves = movesText();
   renderGame();
-  const past = live() ? "" : ` (move ${page.ply} of ${page.moves.length}: a move here replaces the later ones)`;
-  if (position.over) say(`Game over: ${position.result}.${past}`);
+  const looking = ` (after move ${page.ply} of ${page.moves.length}; End: the game's end)`;
+  const past = live() ? "" : position.to_move === human() && !position.over
+    ? ` (after move ${page.ply} of ${page.moves.length}: a move here replaces the later ones)` : looking;
+  if (position.over) say(`Game over: ${position.result}.${live() ? "" : looking}`);
   else if (page.busy) say(`The engine (${position.to_move_name}) is thinking…`);
   else if (position.to_move === human()) {
     say(`Your move (${position.to_move_name}).${past}${page.analysing ? " Working out the values…" : ""}`);
