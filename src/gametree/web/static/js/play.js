@@ -121,8 +121,8 @@ function renderGame() {
   drawChart($("chart"), shown, page.ply, go, page.players);
   const [first, second] = page.players;
   $("chart-words").textContent = `The value of each position: up, ${first} winning; down, ${second} winning; ` +
-    "proven results at the edges, a draw on the dashed line, heuristic estimates in between (drawn to the scale " +
-    "of the largest in this game). The bar beside the board shows the position on the board. Click the chart to go to a move.";
+    "proven results at the edges, a draw on the dashed line, heuristic estimates in between (at most half way: " +
+    "the largest in this game reaches it). The bar beside the board shows the position on the board. Click the chart to go to a move.";
   drawBar($("bar"), shown[page.ply], page.players, page.flipped);
   document.body.dataset.ply = String(page.ply);
   document.body.dataset.plies = String(page.moves.length);

@@ -56,14 +56,16 @@ export function describeLine(result) {
 
 /** One value entry of the player to move, on a scale from -1 (the second player wins) to 1
  * (the first player wins): proven results at the ends, a draw in the middle, and estimates or
- * scores drawn to scale inside (0.8 of the way at the largest seen in the game: `largest`). */
+ * scores inside, v / (|v| + largest) of the way to the end (`largest`: the largest magnitude
+ * seen in the game), so that no estimate, however large, looks like a proven result: the
+ * largest reaches half way. */
 export function towardFirst(entry, mover, largest) {
   if (!entry) return null;
   let y;
   if (entry.value_kind === "win") y = 1;
   else if (entry.value_kind === "loss") y = -1;
   else if (entry.value_kind === "draw") y = 0;
-  else y = largest > 0 ? 0.8 * Math.max(-1, Math.min(1, entry.value / largest)) : 0;
+  else y = largest > 0 ? entry.value / (Math.abs(entry.value) + largest) : 0;
   return mover === 1 ? -y : y;
 }
 
