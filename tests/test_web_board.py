@@ -13,6 +13,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -292,7 +293,9 @@ def test_a_record_downloaded_then_uploaded_restores_the_game(base: str, browser:
     assert record["moves"] == X_WINS and record["options"] == {} and record["level"] is None
     assert record["players"] == ["you", "gametree engine (perfect)"]
     assert record["result"] == {"winner": 0, "text": "X won"}
-    assert record["date"].endswith("Z") and record["date"][:4].isdigit()
+    stamped = datetime.fromisoformat(record["date"])
+    assert stamped.utcoffset() == timedelta(0)
+    assert abs((datetime.now(timezone.utc) - stamped).total_seconds()) < 600
     assert len(record["values"]) == 5
     assert record["values"][0] == {"value": 0, "value_text": "draw", "value_kind": "draw",
                                    "depth": None}
