@@ -137,6 +137,8 @@ function render() {
   drawBoard($("board"), position, options);
   drawMoveButtons($("moves"), position, options);
   $("position-text").textContent = position.text;
+  // A tree's drawing shows one node and its children: its indented outline shows the rest.
+  if (position.kind === "tree") $("position-text").parentElement.open = true;
   const keys = keysText(position);
   $("move-keys").textContent = keys ? `${keys} play the moves with those keys; ` : "";
   $("flip").hidden = $("flip-key").hidden = !position.flippable;
