@@ -79,6 +79,7 @@ function render() {
   const replayed = replay(tree, events, view.step);
   drawTree($("tree"), tree, replayed);
   fit($("tree"));
+  follow($("tree-panel"), $("tree").querySelector(".tree-node.current"));
   $("step").textContent = `step ${view.step} / ${events.length}`;
   $("counts").textContent = ` · nodes ${replayed.counts.nodes} · leaves ${replayed.counts.leaves} · cut-offs ${replayed.counts.prunes}` +
     (view.step === events.length ? ` · value ${trace.value_text}, best move ${trace.best_move}` : "");
@@ -118,6 +119,15 @@ function fail(error) {
   delete document.body.dataset.step;
   delete document.body.dataset.steps;
   $("error").textContent = error.message;
+}
+
+/** Scroll a tree's box (a tree wider than a phone) to keep the current node in sight. */
+function follow(panel, node) {
+  if (!node || panel.scrollWidth <= panel.clientWidth) return;
+  const box = node.getBoundingClientRect(), outer = panel.getBoundingClientRect();
+  if (box.left < outer.left || box.right > outer.right) {
+    panel.scrollLeft += box.left + box.width / 2 - (outer.left + outer.width / 2);
+  }
 }
 
 function go(step) {
