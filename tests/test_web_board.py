@@ -126,6 +126,14 @@ def test_the_explain_log_is_beside_the_tree_at_1280_px_and_under_it_at_390(
     wait_for(lambda: data(browser, "step") == "20")
     _left, _right, _top, bottom, _log_left, log_top = browser.execute_script(where)
     assert log_top >= bottom  # under it
+    press(browser, "\ue010")  # End: the last node is far right in a tree wider than the phone
+    wait_for(lambda: data(browser, "step") == data(browser, "steps"))
+    inside = browser.execute_script(
+        "const p = document.getElementById('tree-panel').getBoundingClientRect(), "
+        "n = document.querySelector('#tree .tree-node.current').getBoundingClientRect(); "
+        "return [p.left <= n.left && n.right <= p.right, "
+        "document.getElementById('tree-panel').scrollLeft]")
+    assert inside[0] and inside[1] > 0  # scrolled to keep the current node in sight
 
 
 def test_the_move_list_steps_through_a_finished_game(base: str, browser: Any,
