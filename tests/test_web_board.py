@@ -440,7 +440,8 @@ def test_the_analyse_page_steps_through_the_moves_typed(base: str, browser: Any,
     assert browser.find_element("id", "bar").get_attribute("aria-label") == \
         "evaluation: X to move: draw"
     press(browser, "\ue014")  # arrow right: after 1,1
-    wait_for(lambda: data(browser, "ply") == "1" and cells(browser)[4] == "X")
+    wait_for(lambda: data(browser, "ply") == "1" and cells(browser)[4] == "X" and
+             browser.find_element("id", "best").text.startswith("best move:"))
     browser.find_element("css selector", "#board g[data-cell='0,2']").click()  # a new line
     wait_for(lambda: data(browser, "plies") == "2" and data(browser, "ply") == "2")
     assert browser.find_element("id", "moves").get_attribute("value") == "1,1 0,2"

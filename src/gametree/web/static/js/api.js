@@ -8,6 +8,19 @@ function notice(text) {
   if (line) line.textContent = text;
 }
 
+/** Why the server said "not yet", in words: the kernel it prepares and how far it is (a
+ * 503's `preparing`: kernel, state, elapsed, expected, ahead), or its own message. */
+function waitWords(status, data) {
+  const prep = data.preparing;
+  if (prep && prep.kernel) {
+    const about = prep.expected ? ` of about ${Math.round(prep.expected)} s` : "";
+    const ahead = prep.ahead ? `, ${prep.ahead} to compile before it` : "";
+    return `Preparing ${prep.kernel} on the server, once (${prep.state}, ${Math.round(prep.elapsed || 0)} s${about}${ahead})`;
+  }
+  const said = (data.detail || data.message || "").replace(/[;,.]? *try again[^;]*$/i, "");
+  return said || (status === 202 ? "The server is preparing this game" : "The server is busy");
+}
+
 /** Resolve after `seconds`, or reject as aborted when `signal` aborts first. */
 function pause(seconds, signal) {
   return new Promise((resolve, reject) => {
@@ -33,9 +46,7 @@ export async function post(path, body, signal) {
     const later = response.status === 202 || (response.status === 503 && response.headers.has("Retry-After"));
     if (later && attempt < WAITS) {
       const seconds = Math.min(10, Math.max(1, Number(response.headers.get("Retry-After")) || 2));
-      const why = data.detail || data.message || (response.status === 202 ? "the server is preparing this game" : "the server is busy");
-      const progress = data.progress !== undefined && data.progress !== null ? ` (${data.progress})` : "";
-      notice(`${why}${progress}: trying again in ${seconds} s…`);
+      notice(`${waitWords(response.status, data)}: trying again in ${seconds} s…`);
       try { await pause(seconds, signal); } catch (error) { notice(""); throw error; }
       continue;
     }

@@ -149,6 +149,7 @@ function render() {
   const past = live() ? "" : position.to_move === human() && !position.over
     ? ` (after move ${page.ply} of ${page.moves.length}: a move here replaces the later ones)` : looking;
   if (position.over) say(`Game over: ${position.result}.${live() ? "" : looking}`);
+  else if (position.chance) say(`${position.to_move_name} rolls the die…${live() ? "" : looking}`);
   else if (page.busy) say(`The engine (${position.to_move_name}) is thinking…`);
   else if (position.to_move === human()) {
     say(`Your move (${position.to_move_name}).${past}${page.analysing ? " Working out the values…" : ""}`);
@@ -177,8 +178,25 @@ async function refresh() {
   page.separator = position.separator;
   render();
   if (position.over) return;
+  // Chance moves (a die is rolled) at the game's present: the page draws one and plays it.
+  if (position.chance) { if (live()) { roll(position); await refresh(); } return; }
   if (live() && position.to_move !== human()) await engineMove(generation);
   else if ($("show-values").checked) await showValues(generation);
+}
+
+/** Draw a chance move with its probability (a position's `chance_outcomes`: text, weight,
+ * probability) and play it. */
+function roll(position) {
+  let point = Math.random();
+  const outcomes = position.chance_outcomes;
+  let chosen = outcomes[outcomes.length - 1];
+  for (const outcome of outcomes) {
+    point -= outcome.weight;
+    if (point < 0) { chosen = outcome; break; }
+  }
+  page.moves.push(chosen.text);
+  page.ply = page.moves.length;
+  $("rolled").textContent = `${position.to_move_name} rolled ${chosen.text} (probability ${chosen.probability}).`;
 }
 
 async function showValues(generation) {
@@ -220,7 +238,10 @@ function engineName() {
 /** Words for an engine's search: its value, what kind of value it is, and its cost. */
 function searchWords(result) {
   const stopped = result.stats.stopped_by ? `, stopped by its ${result.stats.stopped_by} limit` : "";
-  return `${result.value_text}; ${result.tier} tier, ${result.stats.nodes.toLocaleString()} nodes, ` +
+  // In a game with chance on OpenSpiel's scale -1..1 (Pig), the engine's win probability too.
+  const chance = result.win_probability === undefined || result.win_probability === null ? ""
+    : `, win probability ${Math.round(100 * result.win_probability)}%`;
+  return `${result.value_text}${chance}; ${result.tier} tier, ${result.stats.nodes.toLocaleString()} nodes, ` +
     `${result.stats.seconds.toFixed(2)} s${stopped}`;
 }
 
@@ -259,7 +280,8 @@ function interrupt() {
 }
 
 async function play(text) {
-  if (page.busy || page.loading || !page.position || page.position.over || page.position.to_move !== human()) return;
+  if (page.busy || page.loading || !page.position || page.position.over || page.position.chance ||
+      page.position.to_move !== human()) return;
   if (!live()) cut(page.ply);  // a move in the past starts a new line from there
   page.moves.push(text);
   page.ply = page.moves.length;
@@ -280,10 +302,13 @@ async function undo() {
   page.ply = page.moves.length;
   if (!page.moves.length) { await refresh().catch(fail); return; }
   cut(page.moves.length - 1);
-  // Back to a position where it is your turn (the engine's reply is taken back too).
+  // Back to a position where it is your turn (the engine's reply and the dice are taken back too).
   try {
-    const position = await positionAt(page.moves.length);
-    if (page.moves.length && position.to_move !== human()) cut(page.moves.length - 1);
+    let position = await positionAt(page.moves.length);
+    while (page.moves.length && (position.chance || position.to_move !== human())) {
+      cut(page.moves.length - 1);
+      position = await positionAt(page.moves.length);
+    }
   } catch (error) { fail(error); return; }
   page.ply = page.moves.length;
   await refresh().catch(fail);
@@ -353,7 +378,8 @@ function saveRecord() {
 function clearGame() {
   interrupt();
   page.position = null;
-  for (const id of ["board", "moves", "history", "chart", "position-text", "values-words", "engine-info", "moves-text"]) {
+  for (const id of ["board", "moves", "history", "chart", "position-text", "values-words", "engine-info", "rolled",
+    "moves-text"]) {
     $(id).replaceChildren();
   }
   drawBar($("bar"), null, page.players, page.flipped);
