@@ -299,9 +299,10 @@ def test_a_record_downloaded_then_uploaded_restores_the_game(base: str, browser:
     assert (record["format"], record["version"], record["game"]) == ("gametree-record", 1,
                                                                       "tictactoe")
     assert record["moves"] == X_WINS and record["options"] == {} and record["level"] is None
-    assert record["players"] == ["you", "gametree engine (perfect)"]
+    assert record["players"] == ["you", "gametree"]
     assert record["result"] == {"winner": 0, "text": "X won"}
-    stamped = datetime.fromisoformat(record["date"])
+    assert record["date"].endswith("Z")  # ISO 8601 in UTC, as docs/records.md writes it
+    stamped = datetime.fromisoformat(record["date"].replace("Z", "+00:00"))
     assert stamped.utcoffset() == timedelta(0)
     assert abs((datetime.now(timezone.utc) - stamped).total_seconds()) < 600
     assert len(record["values"]) == 5
@@ -326,10 +327,13 @@ def test_a_record_downloaded_then_uploaded_restores_the_game(base: str, browser:
     # A record of another game takes its own page.
     other = tmp_path / "connect4.json"
     other.write_text(json.dumps({**record, "game": "connect4", "moves": ["4", "4", "5"],
-                                 "values": [None, None, None], "result": None}))
+                                 "players": ["gametree", "you"], "values": [None, None, None],
+                                 "result": None}))
     browser.find_element("id", "upload").send_keys(str(other))
-    wait_for(lambda: "/play/connect4" in browser.current_url and data(browser, "plies") == "3")
-    assert data(browser, "moves").startswith("445")
+    wait_for(lambda: "/play/connect4" in browser.current_url and data(browser, "plies") == "3"
+             and data(browser, "busy") == "0")
+    # You are the record's "you": the second player, to move, so the engine waits.
+    assert data(browser, "moves") == "445" and "side=1" in browser.current_url
 
 
 def test_the_level_control_sends_a_level_only_when_picked(base: str, browser: Any,

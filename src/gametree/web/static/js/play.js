@@ -226,13 +226,10 @@ function strength() {
   return { strength: "perfect" };
 }
 
-/** The engine's strength as a record's player name says it. */
+/** The engine as a record's players name it (docs/records.md): "gametree", or "gametree
+ * level N" at a level. */
 function engineName() {
-  const kind = $("strength").value, amount = $("level").value;
-  if (kind === "depth") return `gametree engine (depth ${amount})`;
-  if (kind === "time") return `gametree engine (${amount} s a move)`;
-  if (kind === "level") return `gametree engine (level ${amount})`;
-  return "gametree engine (perfect)";
+  return $("strength").value === "level" ? `gametree level ${$("level").value}` : "gametree";
 }
 
 /** Words for an engine's search: its value, what kind of value it is, and its cost. */
@@ -404,6 +401,9 @@ async function loadRecord(record) {
   const spec = (await games()).find((item) => item.name === game);
   optionFields($("options"), spec, Object.fromEntries(Object.entries(record.options).map(([key, value]) => [key, String(value)])));
   if (record.level !== null) { $("strength").value = "level"; $("level").value = String(record.level); }
+  levelField();
+  // The person plays the side the record calls "you" (as the terminal's --load).
+  if (record.players.filter((name) => name === "you").length === 1) $("side").value = String(record.players.indexOf("you"));
   page.positions.clear();
   page.line += 1;
   const first = await post("position", { game, options: optionValues($("options")), moves: "" });

@@ -25,8 +25,7 @@ export function makeRecord({ game, options, players, level, moves, values, posit
     }),
     result: over ? { winner: position.winner === null ? null : position.players.indexOf(position.winner),
       text: position.result } : null,
-    // ISO 8601 in UTC, to the second, as "+00:00" (which Python 3.10's fromisoformat reads).
-    date: new Date().toISOString().replace(/\.\d+Z$/, "+00:00"),
+    date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),  // ISO 8601 in UTC, to the second
   };
 }
 

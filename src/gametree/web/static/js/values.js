@@ -7,13 +7,12 @@ import { colour } from "./board.js";
 
 const PROVEN = new Set(["win", "loss", "draw"]);
 
-/** A search answer's value as a game record keeps it: the four fields of the JSON API, with
- * `depth` the plies a heuristic value was searched to (null for an exact one). `source`
- * (the opening book, when the server says so) is kept for the page, not for the record. */
+/** A search answer's value as a game record keeps it: the four fields of the JSON API's root
+ * (`depth`: the plies searched, null for a search to the end). `source` (the opening book,
+ * when the server says so) is kept for the page, not for the record. */
 export function valueEntry(result) {
-  const estimate = result.value_kind === "estimate";
   const entry = { value: result.value, value_text: result.value_text, value_kind: result.value_kind,
-    depth: estimate ? result.stats.depth_reached : null };
+    depth: result.depth ?? null };
   if (result.source) entry.source = result.source;
   return entry;
 }
