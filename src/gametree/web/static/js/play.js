@@ -256,7 +256,13 @@ async function engineMove(generation) {
     page.moves.push(result.best_move);
     page.ply = page.moves.length;
     if (result.position) page.positions.set(movesText(), result.position);
-    $("engine-info").textContent = `The engine played ${result.best_move} (${searchWords(result)}).`;
+    // At a level the answer says how the level chose (docs/web.md, Levels): the best move, one
+    // sampled among the good ones, or a blunder.
+    const chose = result.level && typeof result.level === "object"
+      ? ` At level ${result.level.level} it ${{ best: "played its best move", sampled: "picked a good move",
+        blunder: "blundered on purpose" }[result.level.how] || result.level.how}` +
+        `${result.level.how !== "best" && result.level.best ? `; its best was ${result.level.best}` : ""}.` : "";
+    $("engine-info").textContent = `The engine played ${result.best_move} (${searchWords(result)}).${chose}`;
     $("values-words").textContent = describeLine(result);
     await refresh();
   } catch (error) {
