@@ -107,6 +107,18 @@ function grid(svg, position, { values, onMove, hint, flipped }) {
       svg.append(group);
     }
   }
+  // A winning line: a stroke through its cells, when they lie on one line.
+  const line = position.marks.filter((mark) => mark.kind === "win").map((mark) => place(...mark.cell))
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (line.length >= 2) {
+    const [[r0, c0], [r1, c1]] = [line[0], line[line.length - 1]];
+    if (line.every(([r, c]) => (r - r0) * (c1 - c0) === (c - c0) * (r1 - r0))) {
+      const at = ([r, c]) => [1 + left + c * size + size / 2, 1 + top + r * size + size / 2];
+      const [[x1, y1], [x2, y2]] = [at([r0, c0]), at([r1, c1])];
+      svg.append(el("line", { x1, y1, x2, y2, class: "win-line", stroke: "#1e8a3a", "stroke-opacity": 0.75,
+        "stroke-width": size * 0.16, "stroke-linecap": "round", "pointer-events": "none" }));
+    }
+  }
   // Moves that are columns: the whole column is the button, the value written above it.
   const byColumn = position.moves.filter((item) => item.column !== undefined).sort((a, b) => a.column - b.column);
   for (const move of byColumn) {

@@ -15,6 +15,12 @@ const PRESETS = {
 };
 const view = { tree: null, trace: null, step: 0, timer: null, uploaded: null };
 
+/** Let a drawn tree shrink to its box, down to 70 % of its size (then the box scrolls). */
+function fit(svg) {
+  svg.classList.add("fits");
+  svg.style.minWidth = `${Math.round(0.7 * Number(svg.getAttribute("width")))}px`;
+}
+
 function showFields() {
   const source = $("source").value;
   $("leaves-fields").hidden = source !== "leaves";
@@ -32,6 +38,7 @@ function source() {
     return { game: "tree", options };
   }
   if (choice === "json") {
+    if (view.uploaded instanceof Error) throw view.uploaded;
     if (!view.uploaded) throw new Error("choose a JSON tree file first");
     return { game: "tree", options: {}, tree: view.uploaded };
   }
@@ -71,6 +78,8 @@ function render() {
   const events = trace.events;
   const replayed = replay(tree, events, view.step);
   drawTree($("tree"), tree, replayed);
+  fit($("tree"));
+  follow($("tree-panel"), $("tree").querySelector(".tree-node.current"));
   $("step").textContent = `step ${view.step} / ${events.length}`;
   $("counts").textContent = ` · nodes ${replayed.counts.nodes} · leaves ${replayed.counts.leaves} · cut-offs ${replayed.counts.prunes}` +
     (view.step === events.length ? ` · value ${trace.value_text}, best move ${trace.best_move}` : "");
@@ -99,6 +108,26 @@ function render() {
     return item;
   }));
   writeUrl();
+}
+
+/** An error: said, and nothing of the previous result left on screen. */
+function fail(error) {
+  pause();
+  view.tree = null; view.trace = null;
+  for (const id of ["tree", "left", "right"]) $(id).replaceChildren();
+  for (const id of ["log", "pruned", "step", "counts", "left-counts", "right-counts", "saved"]) $(id).replaceChildren();
+  delete document.body.dataset.step;
+  delete document.body.dataset.steps;
+  $("error").textContent = error.message;
+}
+
+/** Scroll a tree's box (a tree wider than a phone) to keep the current node in sight. */
+function follow(panel, node) {
+  if (!node || panel.scrollWidth <= panel.clientWidth) return;
+  const box = node.getBoundingClientRect(), outer = panel.getBoundingClientRect();
+  if (box.left < outer.left || box.right > outer.right) {
+    panel.scrollLeft += box.left + box.width / 2 - (outer.left + outer.width / 2);
+  }
 }
 
 function go(step) {
@@ -134,7 +163,7 @@ async function show(step = 0) {
     view.tree = loaded.tree; view.trace = trace;
     view.step = Math.min(step, trace.events.length);
     render();
-  } catch (error) { $("error").textContent = error.message; }
+  } catch (error) { fail(error); }
 }
 
 async function compare() {
@@ -154,6 +183,7 @@ async function compare() {
     for (const [side, trace, title] of sides) {
       const replayed = replay(loaded.tree, trace.events, trace.events.length);
       drawTree($(side), loaded.tree, replayed);
+      fit($(side));
       $(`${side}-title`).textContent = title;
       $(`${side}-counts`).textContent = `value ${trace.value_text}, best move ${trace.best_move}: ` +
         `${replayed.counts.nodes} nodes, ${replayed.counts.leaves} leaves evaluated`;
@@ -162,7 +192,7 @@ async function compare() {
     $("saved").textContent = `Alpha-beta evaluated ${leaves[1]} leaves instead of ${leaves[0]}: ${leaves[0] - leaves[1]} saved, same value.`;
     view.trace = null;
     writeUrl();
-  } catch (error) { $("error").textContent = error.message; }
+  } catch (error) { fail(error); }
 }
 
 function keyboard(event) {
@@ -187,8 +217,12 @@ async function start() {
   $("source").addEventListener("change", showFields);
   $("file").addEventListener("change", async () => {
     const file = $("file").files[0];
+    // A file that is not JSON is remembered as its error: Show says it and draws nothing.
     try { view.uploaded = file ? JSON.parse(await file.text()) : null; $("error").textContent = ""; }
-    catch (error) { $("error").textContent = `not valid JSON: ${error.message}`; }
+    catch (error) {
+      view.uploaded = new Error(`${file.name} is not valid JSON: ${error.message}`);
+      fail(view.uploaded);
+    }
   });
   $("show").addEventListener("click", () => show());
   $("compare").addEventListener("click", () => compare());
