@@ -22,9 +22,10 @@ text (``0.9``, ``"9/10"``), read exactly; those of a node must sum to 1. A tree 
 nodes takes numeric leaves only (a win and a loss have no expected value).
 
 A leaf value is a number, the heuristic "goodness" for MAX of the position where the
-look-ahead stops (seeds 000, 003, 004), or one of ``win``, ``loss``, ``draw`` (also ``W``, ``L``, ``D``) for a finished game, seen from
-MAX. Only finished games are proven results scored by their distance; numbers are used as they
-are, so the seeds' values come out unchanged.
+look-ahead stops (seeds 000, 003, 004), or one of ``win``, ``loss``, ``draw`` (also ``W``,
+``L``, ``D``) for a finished game, seen from MAX. Only finished games are proven results
+scored by their distance; numbers are used as they are, so the seeds' values come out
+unchanged.
 
 Every node has a label. Labels given in breadth-first order name the inner nodes (or all the
 nodes); unnamed inner nodes are lettered ``A``, ``B``, ... breadth-first, and unnamed leaves
