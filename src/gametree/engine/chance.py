@@ -19,7 +19,8 @@ known to lie within bounds ``[L, U]`` (:meth:`gametree.Game.value_bounds`):
 
 Everything is in negamax form: a node's value is seen from the player whose turn it is
 (:meth:`gametree.Game.turn`, so at a chance node from the player who rolls). Chance outcomes
-use up no depth (as in the reference and OpenSpiel). Values are expected utilities on the
+use up no depth, and a chance node at the depth limit is valued by ``evaluate`` (as in the
+reference and OpenSpiel). Values are expected utilities on the
 game's scale, exact fractions where the probabilities are; a transposition table keeps
 lower and upper bounds per position and depth, so that probes and re-searches are not paid
 twice and no leaf is evaluated twice.
@@ -148,17 +149,17 @@ class ChanceSearch(Generic[S, M]):
         utility = game.outcome(state)
         if utility is not None:
             return self._leaf(state, key, ply, for_player(utility, self.side(state)), False)
-        if game.has_chance and game.to_move(state) == CHANCE:
-            value = self.chance(state, depth, alpha, beta, ply)
-            self._store(key, depth, value, alpha, beta, None)
-            return value
         moves = game.moves(state)
-        if depth == 0 or not moves:
+        if depth == 0 or not moves:  # a chance node at the depth limit too (as OpenSpiel)
             if moves:
                 self.cut = True
             estimate = checked_heuristic(game.evaluate(state))
             return self._leaf(state, key, ply, for_player(estimate, self.side(state)), True,
                               depth)
+        if game.has_chance and game.to_move(state) == CHANCE:
+            value = self.chance(state, depth, alpha, beta, ply)
+            self._store(key, depth, value, alpha, beta, None)
+            return value
         return self.player(state, key, moves, depth, alpha, beta, ply,
                            None if entry is None else entry.move)
 
@@ -344,7 +345,8 @@ class ChanceSearch(Generic[S, M]):
         expected: Expected = 0
         for outcome, probability in self.game.chance_outcomes(root):
             self.trace.try_outcome(root, 0, outcome, probability)
-            value = self.child(side, self.game.play(root, outcome), depth, low, high, 1)
+            value = low if low >= high else \
+                self.child(side, self.game.play(root, outcome), depth, low, high, 1)
             entries.append(_entry(outcome, value, "exact"))
             expected += probability * value
             self.trace.outcome_scored(root, 0, outcome, probability, value)
@@ -362,10 +364,11 @@ class ChanceSearch(Generic[S, M]):
         for move in moves:
             self.trace.try_move(root, 0, "MAX", move)
             alpha = low if full or best is None else best
-            if alpha >= high:  # the best is the greatest value there is: none beats it
+            if best is not None and alpha >= high:  # the greatest value there is: none beats it
                 entries.append(_entry(move, high, "upper"))
                 continue
-            value = self.child(side, self.game.play(root, move), depth, alpha, high, 1)
+            value = low if low >= high else \
+                self.child(side, self.game.play(root, move), depth, alpha, high, 1)
             exact = full or best is None or value > alpha or value <= low
             entries.append(_entry(move, value, "exact" if exact else "upper"))
             if best is None or value > best:
@@ -416,7 +419,7 @@ def search_chance(game: Game[S, M], root: S, *, depth: int | None = None,
     entries: list[MoveValue[M]] = []
     best: Expected
     best_move: M | None = None
-    if not moves or (left == 0 and not chance_root):
+    if not moves or left == 0:
         best = search.value(root, left, -INF, INF, 0)
     else:
         search.stats.nodes += 1

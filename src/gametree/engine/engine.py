@@ -272,10 +272,14 @@ class Engine(Generic[S, M]):
                                   f"utilities, which a weak solve (win, draw or loss) does "
                                   f"not give")
             root = self.game.initial_state() if state is None else state
-            return run_chance(self.game, root, depth=options.depth, time=options.time,
-                              nodes=options.nodes, pruning=self.chance_pruning,
-                              table=self.table is not None, exact_root=options.exact_root,
-                              seed=options.seed, tracer=tracer)
+            try:
+                return run_chance(self.game, root, depth=options.depth, time=options.time,
+                                  nodes=options.nodes, pruning=self.chance_pruning,
+                                  table=self.table is not None, exact_root=options.exact_root,
+                                  seed=options.seed, tracer=tracer)
+            except RecursionError:
+                raise search_too_deep(self.game, root,
+                                      (sys.getrecursionlimit() - 100) // 3) from None
         limits = limits_of(options.depth, options.nodes, options.time)
         weak = options.weak
         iterative = self.iterative

@@ -16,14 +16,14 @@ numbers. Wins and losses are not scored by their distance: the average of a win 
 win in 5 is no "win in 4".
 
 With ``depth`` set, the search stops after that many *moves* of the players and asks the
-game's ``evaluate``; chance outcomes do not use up depth (as in OpenSpiel's
-``expectiminimax``), so a depth-limited search never guesses at a chance node.
+game's ``evaluate`` (at a chance node too, if one is met there); chance outcomes do not use up
+depth. Both are OpenSpiel's ``expectiminimax`` conventions, so depth-limited values compare.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -73,7 +73,8 @@ class _Expectiminimax(ReferenceSearch[S, M]):
     def chance_value(self, state: S, ply: int, depth: int | None) -> ExpectedLine:
         """A CHANCE node is worth the sum of its outcomes' values, each times its probability.
         Chance uses up no depth."""
-        self.stats.nodes += 1
+        if self.expand(state, depth) is None:
+            return self.leaf_value(state, ply, self.root_player), NO_LINE
         self.trace.enter(state, ply, "CHANCE")
         expected: Expected = 0
         for outcome, probability in self.game.chance_outcomes(state):
@@ -134,12 +135,7 @@ def expected_root(search: ReferenceSearch[S, M], root: S,
     started = time.perf_counter()
     game = search.game
     role = search.role(root)
-    moves: Sequence[M] | None
-    if role == "CHANCE":
-        search.stats.nodes += 1
-        moves = game.moves(root)
-    else:
-        moves = search.expand(root, search.depth)
+    moves = search.expand(root, search.depth)
     search.trace.enter(root, 0, role)
     entries: list[MoveValue[M]] = []
     lines: dict[M, tuple[Any, ...]] = {}
