@@ -85,7 +85,7 @@ def test_die_outcomes_are_written_as_their_faces() -> None:
 def test_options_are_openspiels_and_checked() -> None:
     assert [option.name for option in get("pig").options] == ["winscore", "diceoutcomes",
                                                               "horizon"]
-    with pytest.raises(ValueError, match="diceoutcomes must be a whole number within 2..20"):
+    with pytest.raises(ValueError, match=r"diceoutcomes must be a whole number within 2\.\.20"):
         Pig(diceoutcomes=1)
 
 
