@@ -17,6 +17,7 @@ from .values import (
     fraction_text,
     plies_to_result,
     read_value,
+    win_probability,
 )
 
 M = TypeVar("M")
@@ -286,7 +287,8 @@ class SearchResult(Generic[M]):
             if self.chance:
                 moves[-1]["value_fraction"] = fraction_text(entry.fraction)
         value_kind, value_text = self._read(self.expected, "exact", root=True)
-        chance = {"chance": True, "value_fraction": fraction_text(self.fraction)} \
+        chance = {"chance": True, "value_fraction": fraction_text(self.fraction),
+                  "win_probability": win_probability(self.value, game.value_bounds())} \
             if self.chance else {}
         return {
             "algorithm": self.algorithm,

@@ -47,7 +47,8 @@ M = TypeVar("M", bound=Hashable)
 
 ChancePruning = Literal["star2", "star1", "none"]
 """How the engine cuts at chance nodes: Star2 (probing, then Star1), Star1 alone, or not at
-all (plain expectiminimax at chance nodes; alpha-beta still cuts at the players' nodes)."""
+all (plain expectiminimax at chance nodes; alpha-beta still cuts at the players' nodes). The
+same as :data:`gametree.options.ChancePruning`."""
 
 UNLIMITED = 1 << 30
 """The depth left of a search without a depth limit, as the table stores it."""
@@ -306,6 +307,7 @@ class ChanceSearch(Generic[S, M]):
             entry = None if self.table is None else self.table.get(game.key(child))
             first = entry.move if entry is not None and entry.move in moves else moves[0]
             self.trace.try_outcome(state, ply, outcomes[index], probability)
+            self.trace.enter(child, ply + 1, self.role(child))
             self.trace.try_move(child, ply + 1, self.role(child), first)
             low, high = self.bounds(mover)
             if mover == side:  # one move is at least its value: a lower bound
