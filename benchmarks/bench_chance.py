@@ -81,9 +81,9 @@ def measure(name: str, game: Game[Any, Any], depth: int | None,
 
 def _value(result: SearchResult[Any]) -> str:
     value = result.expected
-    if isinstance(value, Fraction) and value.denominator > 1000:
-        return f"{float(value):.4f}"
-    return str(value)
+    if isinstance(value, Fraction) and value.denominator <= 1000:
+        return str(value)
+    return f"{float(value):.4f}"
 
 
 def main() -> None:
