@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..frontend import option_error_text
+from ..frontend import option_error_text, trace_options
 from ..game import Game, GameError, Probability, is_chance
 from ..options import OptionError, SearchOptions
 from ..registry import GameSpec, UnknownGameError, play_line
@@ -166,6 +166,7 @@ class Workshop:
         if options is None:
             raise RequestError(f"a {job.command} job needs search options")
         if job.command == "trace":
+            options = trace_options(game, options)  # expectiminimax for a game with chance
             tracer: Tracer[Any, Any] = Tracer(game, max_events=self.limits.max_events)
             started()
             result = search(game, state, options, tracer=tracer)
