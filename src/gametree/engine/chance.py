@@ -519,12 +519,13 @@ def deepen_chance(game: Game[S, M], root: S, *, depth: int | None = None,
                   time: float | None = None, nodes: int | None = None,
                   pruning: ChancePruning = "star2", table: bool = True,
                   exact_root: bool = False, seed: int | None = None,
-                  tracer: Tracer[S, M] | None = None) -> Iterator[SearchResult[M]]:
+                  tracer: Tracer[S, M] | None = None,
+                  iterative: bool = False) -> Iterator[SearchResult[M]]:
     """The engine's search of a game with chance: one search to ``depth`` (to the end when
-    ``None``), or with a ``time`` or ``nodes`` budget, searches to depth 1, 2, ... (player
-    moves), each a result, until the budget runs out (the unfinished search is dropped), the
-    ``depth`` is reached or a search saw every line to its end."""
-    if time is None and nodes is None:
+    ``None``); or, with a ``time`` or ``nodes`` budget or ``iterative``, searches to depth 1,
+    2, ... (player moves), each a result, until the budget runs out (the unfinished search is
+    dropped), the ``depth`` is reached or a search saw every line to its end."""
+    if time is None and nodes is None and not iterative:
         yield search_chance(game, root, depth=depth, pruning=pruning, table=table,
                             exact_root=exact_root, seed=seed, tracer=tracer)
         return

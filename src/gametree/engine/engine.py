@@ -306,9 +306,8 @@ class Engine(Generic[S, M]):
         total = 0
         searches = deepen_chance(self.game, root, depth=depth, time=time, nodes=nodes,
                                  pruning=self.chance_pruning, table=self.table is not None,
-                                 exact_root=exact_root, seed=seed, tracer=tracer)
-        if time is None and nodes is None and depth is None:
-            searches = iter([next(searches)])
+                                 exact_root=exact_root, seed=seed, tracer=tracer,
+                                 iterative=True)
         for result in searches:
             total += result.stats.nodes
             yield Iteration(depth=result.depth or result.stats.depth_reached,
