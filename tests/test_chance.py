@@ -230,3 +230,13 @@ def test_iterate_reports_each_depth_of_a_chance_game() -> None:
     assert [report.depth for report in reports] == [1, 2, 3, 4, 5]
     assert reports[-1].complete and not reports[-2].complete
     assert reports[-1].value == float(expectiminimax(pig).expected)
+
+
+def test_expected_values_in_words() -> None:
+    from gametree.values import read_expected  # noqa: PLC0415
+
+    assert read_expected(Fraction(19, 32)) == ("expected", "expected 0.594")
+    assert read_expected(Fraction(-1, 3), bound="upper") == ("expected", "at most expected -0.333")
+    assert read_expected(0.05, complete=False) == ("estimate", "estimate 0.05")
+    assert read_expected(1, line_result=("win", 3), units=True) == ("win", "win in 3 plies")
+    assert read_expected(Fraction(1, 2), line_result=("draw", None)) == ("draw", "draw")
