@@ -21,6 +21,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "gametree.games.sticks",
     "gametree.games.connect4",
     "gametree.games.tree",
+    "gametree.games.pig",
 )
 """Modules that define a built-in game's ``SPEC``, in the order ``gametree games`` lists them."""
 
