@@ -439,7 +439,7 @@ POST_ENDPOINTS: dict[str, dict[str, Any]] = {
     "solve": {"game": "bones", "tier": "python"},
     "analyze": {"game": "bones", "tier": "python"},
     "trace": {"game": "bones", "tier": "python", "depth": 1},
-    "move": {"game": "bones"},
+    "move": {"game": "tictactoe"},  # a game whose kernel the fixture prepares
 }
 """A good body for each POST endpoint (each answers it with 200)."""
 
