@@ -61,13 +61,13 @@ class Level:
     """The chance of a uniformly random move instead."""
 
     def describe(self) -> str:
-        """The level in a few words: ``level 4 (2 plies deep, temperature 0.18, 16% random
-        moves)``, ``level 10 (perfect play)``."""
+        """The level in a few words: ``level 4: 2 plies deep, temperature 0.18, 16% random
+        moves``, ``level 10: full strength``."""
         if self.number == PERFECT:
-            return f"level {self.number} (perfect play)"
-        return (f"level {self.number} ({self.depth} {'ply' if self.depth == 1 else 'plies'} "
+            return f"level {self.number}: full strength"
+        return (f"level {self.number}: {self.depth} {'ply' if self.depth == 1 else 'plies'} "
                 f"deep, temperature {self.temperature:g}, "
-                f"{round(self.mistake_rate * 100)}% random moves)")
+                f"{round(self.mistake_rate * 100)}% random moves")
 
 
 LEVELS: dict[int, Level] = {

@@ -28,6 +28,7 @@ from ..game import GameError
 from ..options import OptionError
 from . import caching, checking, counting, database, listing, play, searching, serving
 from .parser import CliParser
+from .position import with_record_game
 
 
 def _announce(message: str) -> None:
@@ -67,7 +68,8 @@ def _main(argv: Sequence[str] | None, *, at_once: bool) -> int:
     ``count`` holds millions of positions: freeing them one by one takes seconds)."""
     name = "gametree"
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(
+            with_record_game(sys.argv[1:] if argv is None else argv))
         name = f"gametree {args.command}"
         if sys.stdout is None:  # started with its output closed (``>&-``)
             if sys.stderr is not None:
