@@ -1,5 +1,5 @@
-"""The ``gametree`` command: list, solve, analyse, trace, count, check and play games; manage
-the cache of compiled kernels.
+"""The ``gametree`` command: list, solve, analyse, trace, count, check, play and replay games;
+manage the cache of compiled kernels.
 
 Ctrl-C ends every command within a fraction of a second, on either tier, with exit status 130,
 what was printed so far flushed, and one line on standard error (``gametree solve:
@@ -26,7 +26,17 @@ from ..compiled.startup import without_blas_probe
 from ..frontend import option_error_text
 from ..game import GameError
 from ..options import OptionError
-from . import caching, checking, counting, database, listing, play, searching, serving
+from . import (
+    caching,
+    checking,
+    counting,
+    database,
+    listing,
+    play,
+    replaying,
+    searching,
+    serving,
+)
 from .parser import CliParser
 from .position import with_record_game
 
@@ -50,6 +60,7 @@ def build_parser() -> CliParser:
     counting.add_commands(subparsers)
     checking.add_commands(subparsers)
     play.add_command(subparsers)
+    replaying.add_command(subparsers)
     caching.add_commands(subparsers)
     serving.add_command(subparsers)
     database.add_commands(subparsers)
