@@ -50,20 +50,21 @@ def test_a_full_game_won_by_the_engine() -> None:
     assert "You play C." in out
     assert "Engine (MIN) plays F." in out  # F loses for MAX either way; G would draw
     assert "You play F1." in out
-    assert out.rstrip().endswith("Game over: you lost after 3 moves.")
+    assert "Game over: you lost after 3 moves." in out
+    assert 'The moves, to play them again: --moves "C F F1"' in out
 
 
 def test_a_full_game_won_by_the_human() -> None:
     status, out = play(tree(), "B\nD1\n")
     assert status == EXIT_OK
     assert "Engine (MIN) plays D." in out  # D and E lose equally fast: the first one is kept
-    assert out.rstrip().endswith("Game over: you won after 3 moves!")
+    assert "Game over: you won after 3 moves!" in out
 
 
 def test_a_drawn_game() -> None:
     status, out = play(GameTree.from_leaves("draw draw draw draw"), "B\n")
     assert status == EXIT_OK
-    assert out.rstrip().endswith("Game over: a draw after 2 moves.")
+    assert "Game over: a draw after 2 moves." in out
 
 
 def test_the_board_whose_turn_and_the_legal_moves_are_shown_after_every_move() -> None:
@@ -82,7 +83,7 @@ def test_the_engine_can_move_first() -> None:
     assert "you are MIN, the engine is MAX" in out
     assert "Engine (MAX) plays C." in out  # B would lose to B2: C draws
     assert "Illegal move" in out  # B1 is not a move below C
-    assert out.rstrip().endswith("End of input: game abandoned.")
+    assert "End of input: game abandoned." in out
 
 
 def test_illegal_and_malformed_moves_are_refused_with_the_reason_and_asked_again() -> None:
@@ -148,13 +149,13 @@ def test_undo_after_an_extra_turn_takes_back_everything_since_the_human_last_mov
 
 def test_hint_gives_the_engine_s_suggestion_with_its_value() -> None:
     _, out = play(tree(), "hint\nquit\n")
-    assert "Hint: play B (for you: win in 3 plies; to the end" in out
+    assert "Hint: play B (for you: win in 3 plies, exact;" in out
     assert "Expected line: B D D1" in out
 
 
 def test_scores_print_every_legal_move_s_exact_value_like_seed_000() -> None:
     _, out = play(tree(), "scores\nB\nscores\nquit\n")
-    assert "Values for you (MAX), to the end" in out
+    assert "Values for you (MAX), exact;" in out
     assert "Score for move B = win in 3 plies\nScore for move C = loss in 3 plies\n" in out
     oracle = minimax(tree(), tree().node("D"))  # after B and the engine's reply D
     assert [entry.value for entry in oracle.moves] == [999_999, -999_999]
@@ -186,9 +187,9 @@ def test_board_and_moves_show_the_position_again() -> None:
 
 def test_quit_and_end_of_input_end_cleanly() -> None:
     status, out = play(tree(), "quit\n")
-    assert (status, out.rstrip().splitlines()[-1]) == (EXIT_OK, "You quit: game abandoned.")
+    assert (status, "You quit: game abandoned.\n" in out) == (EXIT_OK, True)
     status, out = play(tree(), "")
-    assert (status, out.rstrip().splitlines()[-1]) == (EXIT_OK, "End of input: game abandoned.")
+    assert (status, "End of input: game abandoned.\n" in out) == (EXIT_OK, True)
     status, out = play(tree(), "B")  # a last line without its newline still counts
     assert "You play B." in out
 
@@ -232,7 +233,7 @@ def test_watching_the_engine_play_itself() -> None:
     assert status == EXIT_OK
     assert "the engine plays both sides" in out
     assert "MAX plays B." in out and "MIN plays D." in out and "MAX plays D1." in out
-    assert out.rstrip().endswith("Game over: MAX wins after 3 moves.")
+    assert "Game over: MAX wins after 3 moves." in out
     assert pauses == [0.25, 0.25, 0.25]
     assert "your move" not in out
 
