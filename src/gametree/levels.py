@@ -65,22 +65,23 @@ class Level:
         moves``, ``level 10: full strength``."""
         if self.number == PERFECT:
             return f"level {self.number}: full strength"
-        return (f"level {self.number}: {self.depth} {'ply' if self.depth == 1 else 'plies'} "
-                f"deep, temperature {self.temperature:g}, "
-                f"{round(self.mistake_rate * 100)}% random moves")
+        reach = "full depth" if self.depth is None else \
+            f"{self.depth} {'ply' if self.depth == 1 else 'plies'} deep"
+        return (f"level {self.number}: {reach}, temperature {self.temperature:g}, "
+                f"{self.mistake_rate * 100:g}% random moves")
 
 
 LEVELS: dict[int, Level] = {
     level.number: level for level in (
         Level(1, 1, 0.50, 0.40),
-        Level(2, 1, 0.35, 0.30),
-        Level(3, 2, 0.25, 0.22),
-        Level(4, 2, 0.18, 0.16),
-        Level(5, 3, 0.12, 0.11),
-        Level(6, 4, 0.08, 0.07),
-        Level(7, 5, 0.05, 0.04),
-        Level(8, 6, 0.03, 0.02),
-        Level(9, 8, 0.015, 0.01),
+        Level(2, 1, 0.30, 0.30),
+        Level(3, 2, 0.20, 0.22),
+        Level(4, 2, 0.12, 0.16),
+        Level(5, 3, 0.08, 0.11),
+        Level(6, 4, 0.05, 0.07),
+        Level(7, 6, 0.03, 0.05),
+        Level(8, 8, 0.02, 0.03),
+        Level(9, None, 0.01, 0.015),
         Level(10, None, 0.0, 0.0),
     )
 }
@@ -159,7 +160,8 @@ def choose(
     if chosen.number == PERFECT:
         result = search()
         return result, LevelChoice(chosen, "best", result.best_move)
-    plies = chosen.depth if depth is None or chosen.depth is None else min(chosen.depth, depth)
+    plies = depth if chosen.depth is None else \
+        chosen.depth if depth is None else min(chosen.depth, depth)
     result = search(depth=plies, exact_root=True)
     entries = result.moves
     if not entries or result.best_move is None:
