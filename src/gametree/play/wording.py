@@ -37,14 +37,14 @@ def move_value(decision: Decision[Any], entry: MoveValue[Any]) -> str:
 
 def reading(decision: Decision[Any]) -> str:
     """What a decision's root value is, and why: ``exact``, ``exact, from the database``, or
-    ``heuristic, depth 22 (its time ran out ...)`` (the value is the game's heuristic, 22
+    ``heuristic, depth 22: its time ran out ...`` (the value is the game's heuristic, 22
     plies ahead)."""
     result = decision.result
     if result.algorithm == "database":
         return "exact, from the database"
     if result.value_kind() != "estimate":
         return "exact"
-    return f"heuristic, depth {decision.depth} ({_why(decision)})"
+    return f"heuristic, depth {decision.depth}: {_why(decision)}"
 
 
 def _why(decision: Decision[Any]) -> str:
