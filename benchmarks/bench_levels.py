@@ -19,6 +19,7 @@ from typing import Any
 
 from gametree import registry
 from gametree.levels import HIGHEST, LOWEST
+from gametree.options import TierChoice
 from gametree.play import SearchOpponent
 from gametree.play.match import Score, series
 
@@ -35,7 +36,7 @@ def _cell(score: Score) -> str:
     return f"{score.mean:.2f} [{low:.2f}, {high:.2f}]"
 
 
-def measure(name: str, options: dict[str, Any], games: int, tier: str
+def measure(name: str, options: dict[str, Any], games: int, tier: TierChoice
             ) -> list[tuple[int, Score, Score | None]]:
     """Each level's score against level 10 and against the next level up."""
     game = registry.make(name, **options)

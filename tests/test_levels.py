@@ -79,7 +79,7 @@ def test_level_10_wins_most_games_against_level_1_at_connect_four_5x4() -> None:
 def test_a_score_s_interval_holds_its_mean() -> None:
     score = Score(wins=6, draws=2, losses=2)
     low, high = score.interval()
-    assert score.mean == 0.7 and low < 0.7 < high and 0 <= low and high <= 1
+    assert score.mean == 0.7 and low < 0.7 < high and low >= 0 and high <= 1
     assert Score(0, 5, 0).interval() == (0.5, 0.5)
 
 
@@ -95,7 +95,8 @@ def test_the_web_move_job_plays_at_a_level() -> None:
     limits = ServerLimits()
     specs = dict(registry.games())
     leaves = {"leaves": "win loss draw win loss loss draw draw 3 -2 5 1 0 4 -1 2"}
-    request = models.move(game="tree", options=leaves, level=1, seed=3)  # the Python tier
+    request = models.move.model_validate(  # the tree game: the Python tier
+        {"game": "tree", "options": leaves, "level": 1, "seed": 3})
     job = move_job(request, specs, limits, models)
     assert job.level == 1
     workshop = Workshop(specs, limits)
@@ -104,8 +105,8 @@ def test_the_web_move_job_plays_at_a_level() -> None:
     assert first["level"]["level"] == 1 and first["level"]["depth"] == 1
     assert first["level"]["how"] in ("best", "sampled", "blunder")
     assert first["position"]["moves"]  # the position after the level's move
-    plain = workshop.run(move_job(models.move(game="tree", options=leaves), specs, limits,
-                                  models))
+    plain = workshop.run(move_job(models.move.model_validate({"game": "tree", "options": leaves}),
+                                  specs, limits, models))
     assert "level" not in plain
     with pytest.raises(ValidationError, match="less than or equal to 10"):
-        models.move(game="tictactoe", level=11)
+        models.move.model_validate({"game": "tictactoe", "level": 11})

@@ -20,7 +20,8 @@ def test_seed_004_sticks_session() -> None:
     # 2 from row 2 ("I've got you now"), leaving Dave the last stick, which loses (misere).
     done = gametree_play("sticks", "--depth", "3", typed="3:3\n1:1\n")
     assert done.returncode == 0, done.stderr
-    assert "Engine (second player) plays 2:2.  [its view: win in 2 plies for second player, exact;" in done.stdout
+    assert ("Engine (second player) plays 2:2.  [its view: win in 2 plies for second player, "
+            "exact;") in done.stdout
     assert "Game over: you lost after 3 moves." in done.stdout
 
 
