@@ -29,7 +29,7 @@ from .game import Game, GameError
 from .levels import HIGHEST, LOWEST
 from .registry import GameOptionError, GameSpec, games, play_line
 from .result import SearchResult
-from .values import ValueKind, for_player
+from .values import ValueKind, for_player, format_value
 
 FORMAT = "gametree-record"
 """The value of a record's ``format`` key."""
@@ -126,8 +126,8 @@ def result_of(game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
     if utility is None:
         if game.moves(state):
             return None
-        worth = game.evaluate(state)  # an explicit tree's numeric leaf: no winner
-        return {"winner": None, "text": f"no moves left; worth {worth:g} for "
+        worth = format_value(game.evaluate(state), by_distance=False)  # a numeric leaf
+        return {"winner": None, "text": f"no moves left; worth {worth} for "
                                         f"{game.player_names[0]}"}
     if utility == 0:
         return {"winner": None, "text": "draw"}
@@ -308,8 +308,11 @@ def write_record(path: str | os.PathLike[str], record: GameRecord) -> None:
     reader never sees half a record."""
     place = Path(path)
     temporary = place.with_name(f".{place.name}.writing")
-    temporary.write_text(json.dumps(record.to_json(), indent=1) + "\n", encoding="utf-8")
-    os.replace(temporary, place)
+    try:
+        temporary.write_text(json.dumps(record.to_json(), indent=1) + "\n", encoding="utf-8")
+        os.replace(temporary, place)
+    except OSError as error:  # named by the record's file, not the temporary one
+        raise OSError(error.errno, error.strerror, os.fspath(place)) from None
 
 
 def record_line(record: GameRecord) -> str:

@@ -137,6 +137,7 @@ class PlaySession(Generic[S, M]):
     def run(self) -> int:
         """Play until the game ends or the human stops; returns the exit status."""
         try:
+            self._keep_record()  # a file that cannot be written fails now, not mid-game
             self._introduce()
             while True:
                 self._show_position()
