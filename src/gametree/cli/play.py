@@ -154,6 +154,9 @@ def run_play(args: argparse.Namespace) -> int:
                                    algorithm=args.algorithm, seed=args.seed, tier=args.tier,
                                    level=level)
     if args.db:
+        if level is not None and level < HIGHEST:
+            fail("--db plays the database's perfect moves and a level its own weaker ones: "
+                 "leave out --db or --level")
         from ..db.answer import SolutionDatabase  # noqa: PLC0415
         from ..play.database import DatabaseOpponent  # noqa: PLC0415
 
