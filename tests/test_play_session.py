@@ -349,3 +349,34 @@ def test_a_proven_draw_is_called_a_draw_even_if_estimates_were_used_on_the_way()
     assert decision_value(decision) == "draw"
     estimate = Decision(replace(proven, outcome=None, exhaustive=False, complete=False, depth=3))
     assert decision_value(estimate) == "estimate 0"
+
+
+def test_every_value_says_whether_it_is_exact_or_a_heuristic_and_why() -> None:
+    from gametree.play.wording import reading  # noqa: PLC0415
+
+    game = GameTree.from_leaves("3 5 2 9 12 5 23 23")
+    limited = SearchOpponent(depth=1).choose(game, game.initial_state())
+    assert reading(limited) == "heuristic, depth 1: its depth limit"
+    timed = Decision(replace(limited.result, stats=replace(limited.result.stats,
+                                                           stopped_by="time")))
+    assert reading(timed) == "heuristic, depth 1: its time ran out before the end of the game"
+    assert reading(SearchOpponent().choose(tree(), tree().initial_state())) == "exact"
+    _, out = play(game, "hint\nscores\nquit\n", opponent=SearchOpponent(depth=1))
+    assert "Hint: play B (for you: estimate 0, heuristic, depth 1: its depth limit;" in out
+    assert "Values for you (MAX), heuristic, depth 1: its depth limit;" in out
+    _, out = play(game, "help\nquit\n")
+    assert "'estimate +N' is the game's heuristic" in out
+
+
+def test_a_level_s_move_is_explained_and_hint_stays_at_full_strength() -> None:
+    game = GameTree.from_leaves("3 5 2 9 12 5 23 23 1 4 7 0 -3 8 2 6")
+    seen, notes = set(), 0
+    for seed in range(6):
+        _, out = play(game, "hint\nB\nquit\n", human=0,
+                      opponent=SearchOpponent(level=1, seed=seed))
+        assert "(level 1: 1 ply deep, temperature 0.5, 40% random moves;" in out
+        assert "heuristic, depth 1: level 1 looks 1 ply ahead" in out  # its reply's view
+        assert "Hint: play B (for you: 3, exact;" in out  # full strength, whatever the level
+        seen.add(out.split("Engine (MIN) plays ")[1][0])
+        notes += "; level 1 chose this " in out  # not its search's best: it says so
+    assert len(seen) > 1 and notes > 0  # the level's replies vary with the seed
