@@ -200,3 +200,39 @@ def test_a_record_contradicted_on_the_command_line_is_refused(tmp_path: Path) ->
     assert main(["solve", "--record", str(tmp_path / "absent.json")]) == 2
     assert main(["solve", "connect4", "--record", str(save)]) == 2
     assert main(["solve", "tictactoe", "--record", str(save), "--moves", "1,1"]) == 2
+
+
+@pytest.mark.slow
+def test_replay_on_a_terminal_waits_steps_back_and_stops(tmp_path: Path) -> None:
+    import os  # noqa: PLC0415
+    import pty  # noqa: PLC0415
+    import select  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    game_file = tmp_path / "game.json"
+    game_file.write_text(json.dumps(a_record()), encoding="utf-8")
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: gametree replay on the pseudo-terminal
+        os.execvp(sys.executable, [sys.executable, "-m", "gametree", "replay", str(game_file),
+                                   "--tier", "python", "--color", "never"])
+    shown = b""
+
+    def read_until(text: bytes, count: int) -> None:
+        nonlocal shown
+        deadline = time.monotonic() + 120
+        while shown.count(text) < count and time.monotonic() < deadline:
+            if select.select([terminal], [], [], 0.2)[0]:
+                shown += os.read(terminal, 4096)
+
+    prompt = b"[Enter] next, b back, q quit> "
+    for count, key in enumerate((b"\n", b"b\n", b"q\n"), start=1):
+        read_until(prompt, count)
+        os.write(terminal, key)
+    _, status = os.waitpid(pid, 0)
+    os.close(terminal)
+    text = shown.decode()
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert text.count("Move 1: X plays 1,1") == 2  # shown, stepped back to, shown again
+    assert text.count("MISTAKE: a draw let go to a loss") == 1
+    assert "Result:" not in text  # stopped before the end
