@@ -55,12 +55,14 @@ LAYERS: dict[str, int] = {
     "gametree.compiled": SEARCH,
     "gametree.solvers": SEARCH,
     "gametree.count": SEARCH,
+    "gametree.levels": SEARCH,
     # One way to search, the solution store it may probe, and the tools built on the search.
     "gametree.service": SERVICE,
     "gametree.pool": SERVICE,
     "gametree.db": SERVICE,
     "gametree.check": SERVICE,
     "gametree.frontend": SERVICE,
+    "gametree.records": SERVICE,
     # The front-ends.
     "gametree.cli": FRONT_END,
     "gametree.web": FRONT_END,

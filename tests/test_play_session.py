@@ -50,20 +50,21 @@ def test_a_full_game_won_by_the_engine() -> None:
     assert "You play C." in out
     assert "Engine (MIN) plays F." in out  # F loses for MAX either way; G would draw
     assert "You play F1." in out
-    assert out.rstrip().endswith("Game over: you lost after 3 moves.")
+    assert "Game over: you lost after 3 moves." in out
+    assert 'The moves, to play them again: --moves "C F F1"' in out
 
 
 def test_a_full_game_won_by_the_human() -> None:
     status, out = play(tree(), "B\nD1\n")
     assert status == EXIT_OK
     assert "Engine (MIN) plays D." in out  # D and E lose equally fast: the first one is kept
-    assert out.rstrip().endswith("Game over: you won after 3 moves!")
+    assert "Game over: you won after 3 moves!" in out
 
 
 def test_a_drawn_game() -> None:
     status, out = play(GameTree.from_leaves("draw draw draw draw"), "B\n")
     assert status == EXIT_OK
-    assert out.rstrip().endswith("Game over: a draw after 2 moves.")
+    assert "Game over: a draw after 2 moves." in out
 
 
 def test_the_board_whose_turn_and_the_legal_moves_are_shown_after_every_move() -> None:
@@ -82,7 +83,7 @@ def test_the_engine_can_move_first() -> None:
     assert "you are MIN, the engine is MAX" in out
     assert "Engine (MAX) plays C." in out  # B would lose to B2: C draws
     assert "Illegal move" in out  # B1 is not a move below C
-    assert out.rstrip().endswith("End of input: game abandoned.")
+    assert "End of input: game abandoned." in out
 
 
 def test_illegal_and_malformed_moves_are_refused_with_the_reason_and_asked_again() -> None:
@@ -148,13 +149,13 @@ def test_undo_after_an_extra_turn_takes_back_everything_since_the_human_last_mov
 
 def test_hint_gives_the_engine_s_suggestion_with_its_value() -> None:
     _, out = play(tree(), "hint\nquit\n")
-    assert "Hint: play B (for you: win in 3 plies; to the end" in out
+    assert "Hint: play B (for you: win in 3 plies, exact;" in out
     assert "Expected line: B D D1" in out
 
 
 def test_scores_print_every_legal_move_s_exact_value_like_seed_000() -> None:
     _, out = play(tree(), "scores\nB\nscores\nquit\n")
-    assert "Values for you (MAX), to the end" in out
+    assert "Values for you (MAX), exact;" in out
     assert "Score for move B = win in 3 plies\nScore for move C = loss in 3 plies\n" in out
     oracle = minimax(tree(), tree().node("D"))  # after B and the engine's reply D
     assert [entry.value for entry in oracle.moves] == [999_999, -999_999]
@@ -186,9 +187,9 @@ def test_board_and_moves_show_the_position_again() -> None:
 
 def test_quit_and_end_of_input_end_cleanly() -> None:
     status, out = play(tree(), "quit\n")
-    assert (status, out.rstrip().splitlines()[-1]) == (EXIT_OK, "You quit: game abandoned.")
+    assert (status, "You quit: game abandoned.\n" in out) == (EXIT_OK, True)
     status, out = play(tree(), "")
-    assert (status, out.rstrip().splitlines()[-1]) == (EXIT_OK, "End of input: game abandoned.")
+    assert (status, "End of input: game abandoned.\n" in out) == (EXIT_OK, True)
     status, out = play(tree(), "B")  # a last line without its newline still counts
     assert "You play B." in out
 
@@ -232,7 +233,7 @@ def test_watching_the_engine_play_itself() -> None:
     assert status == EXIT_OK
     assert "the engine plays both sides" in out
     assert "MAX plays B." in out and "MIN plays D." in out and "MAX plays D1." in out
-    assert out.rstrip().endswith("Game over: MAX wins after 3 moves.")
+    assert "Game over: MAX wins after 3 moves." in out
     assert pauses == [0.25, 0.25, 0.25]
     assert "your move" not in out
 
@@ -348,3 +349,34 @@ def test_a_proven_draw_is_called_a_draw_even_if_estimates_were_used_on_the_way()
     assert decision_value(decision) == "draw"
     estimate = Decision(replace(proven, outcome=None, exhaustive=False, complete=False, depth=3))
     assert decision_value(estimate) == "estimate 0"
+
+
+def test_every_value_says_whether_it_is_exact_or_a_heuristic_and_why() -> None:
+    from gametree.play.wording import reading  # noqa: PLC0415
+
+    game = GameTree.from_leaves("3 5 2 9 12 5 23 23")
+    limited = SearchOpponent(depth=1).choose(game, game.initial_state())
+    assert reading(limited) == "heuristic, depth 1: its depth limit"
+    timed = Decision(replace(limited.result, stats=replace(limited.result.stats,
+                                                           stopped_by="time")))
+    assert reading(timed) == "heuristic, depth 1: its time ran out before the end of the game"
+    assert reading(SearchOpponent().choose(tree(), tree().initial_state())) == "exact"
+    _, out = play(game, "hint\nscores\nquit\n", opponent=SearchOpponent(depth=1))
+    assert "Hint: play B (for you: estimate 0, heuristic, depth 1: its depth limit;" in out
+    assert "Values for you (MAX), heuristic, depth 1: its depth limit;" in out
+    _, out = play(game, "help\nquit\n")
+    assert "'estimate +N' is the game's heuristic" in out
+
+
+def test_a_level_s_move_is_explained_and_hint_stays_at_full_strength() -> None:
+    game = GameTree.from_leaves("3 5 2 9 12 5 23 23 1 4 7 0 -3 8 2 6")
+    seen, notes = set(), 0
+    for seed in range(6):
+        _, out = play(game, "hint\nB\nquit\n", human=0,
+                      opponent=SearchOpponent(level=1, seed=seed))
+        assert "(level 1: 1 ply deep, temperature 0.5, 40% random moves;" in out
+        assert "heuristic, depth 1: level 1 looks 1 ply ahead" in out  # its reply's view
+        assert "Hint: play B (for you: 3, exact;" in out  # full strength, whatever the level
+        seen.add(out.split("Engine (MIN) plays ")[1][0])
+        notes += "; level 1 chose this " in out  # not its search's best: it says so
+    assert len(seen) > 1 and notes > 0  # the level's replies vary with the seed

@@ -154,6 +154,20 @@ def test_engine_reply_plays_the_best_move_and_shows_the_position(client: TestCli
     assert by_depth["depth"] == 1
 
 
+@pytest.mark.slow  # the workshop's test (test_levels.py) covers the job in the core suite
+def test_engine_reply_at_a_level_says_how_it_chose(client: TestClient) -> None:
+    leaves = "win loss draw win loss loss draw draw 3 -2 5 1 0 4 -1 2"
+    body = {"game": "tree", "options": {"leaves": leaves}, "level": 2, "seed": 7}
+    got = client.post("/api/move", json=body).json()
+    again = client.post("/api/move", json=body).json()
+    assert got["best_move"] == again["best_move"]  # the seed makes the level's draw repeat
+    assert got["level"]["level"] == 2 and got["level"]["depth"] == 1
+    assert got["level"]["how"] in ("best", "sampled", "blunder")
+    assert got["depth"] == 1  # level 2 looks one ply ahead
+    refused = client.post("/api/move", json={"game": "tree", "level": 0})
+    assert refused.status_code == 422 and "level" in refused.json()["detail"]
+
+
 def test_trace_of_seed_004_has_the_texts_log_and_prunes(client: TestClient) -> None:
     soft = client.post("/api/trace", json={"game": "tree", "options": SEED_004}).json()
     hard = client.post("/api/trace", json={"game": "tree", "options": SEED_004,
@@ -402,7 +416,8 @@ def test_a_client_that_goes_away_stops_its_search(small_server: str) -> None:
 # -- no request family gets a 500 ------------------------------------------------------------
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=False)
+    st.none() | st.booleans() | st.integers(-10**20, 10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)  # JSON has neither
     | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
                                                                  max_size=4),
@@ -577,7 +592,8 @@ def test_the_openapi_document_validates_and_states_types_ranges_and_enums(
     move = schemas["MoveRequest"]["properties"]
     assert move["strength"]["enum"] == ["perfect", "depth", "time"]
     assert set(move) == {"game", "options", "tree", "moves", "strength", "depth", "time",
-                         "seed"}
+                         "seed", "level"}
+    assert kinds(move["level"]) == [{"type": "integer", "minimum": 1, "maximum": 10}]
     for name in ("PositionRequest", "TreeRequest", "SearchRequest", "MoveRequest"):
         assert schemas[name]["additionalProperties"] is False
     assert "HTTPValidationError" not in schemas  # FastAPI's 422 body, which is never sent

@@ -1,5 +1,5 @@
-"""The ``gametree`` command: list, solve, analyse, trace, count, check and play games; manage
-the cache of compiled kernels.
+"""The ``gametree`` command: list, solve, analyse, trace, count, check, play and replay games;
+manage the cache of compiled kernels.
 
 Ctrl-C ends every command within a fraction of a second, on either tier, with exit status 130,
 what was printed so far flushed, and one line on standard error (``gametree solve:
@@ -28,8 +28,20 @@ from ..game import GameError
 from ..options import OptionError
 from ..plugins import add_to_environment
 from ..registry import broken_games, register, spec_at
-from . import caching, checking, counting, database, listing, new, play, searching, serving
+from . import (
+    caching,
+    checking,
+    counting,
+    database,
+    listing,
+    new,
+    play,
+    replaying,
+    searching,
+    serving,
+)
 from .parser import CliParser
+from .position import with_record_game
 
 
 def _announce(message: str) -> None:
@@ -51,6 +63,7 @@ def build_parser() -> CliParser:
     counting.add_commands(subparsers)
     checking.add_commands(subparsers)
     play.add_command(subparsers)
+    replaying.add_command(subparsers)
     caching.add_commands(subparsers)
     serving.add_command(subparsers)
     database.add_commands(subparsers)
@@ -73,7 +86,7 @@ def _main(argv: Sequence[str] | None, *, at_once: bool) -> int:
         words = list(sys.argv[1:] if argv is None else argv)
         if words and not words[0].startswith("-"):
             name = f"gametree {words[0]}"
-        argv = games_by_path(words)
+        argv = with_record_game(games_by_path(words))
         for line in broken_games():
             print(f"gametree: warning: {line}", file=sys.stderr)
         args = build_parser().parse_args(argv)

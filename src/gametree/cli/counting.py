@@ -9,7 +9,7 @@ from typing import Any
 from ..count import CountResult, count
 from ..game import Game
 from .parser import CliParser, add_game_commands, game_options, non_negative_int
-from .position import game_and_position
+from .position import add_record_option, game_and_position
 
 
 def count_table(game: Game[Any, Any], result: CountResult) -> str:
@@ -64,6 +64,7 @@ def add_commands(subparsers: Any) -> None:
                         help="count from the position after these moves")
     common.add_argument("--json", action="store_true",
                         help="print one JSON object instead of a table")
+    add_record_option(common)
     command = subparsers.add_parser(
         "count", help="count move sequences and positions depth by depth (perft)",
         description="For each depth, count the move sequences of that length and the distinct "

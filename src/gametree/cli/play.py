@@ -9,6 +9,8 @@ import sys
 from typing import Any
 
 from ..algorithms import ALGORITHMS, DEFAULT_ALGORITHM
+from ..levels import HIGHEST, LOWEST
+from ..records import GameRecord, options_json
 from ..registry import get
 from .parser import (
     CliParser,
@@ -18,7 +20,7 @@ from .parser import (
     positive_int,
     positive_seconds,
 )
-from .position import game_and_position
+from .position import add_record_option, starting_point
 
 DEFAULT_TIME = 3.0
 """Seconds per move when neither ``--depth``, ``--time`` nor ``--perfect`` is given."""
@@ -36,9 +38,21 @@ DESCRIPTION = (
     "has one (--tier python for the Python tier). With --algorithm alphabeta, negamax "
     "or minimax the budget is kept by iterative deepening and is approximate (an iteration "
     "that has started is finished). "
+    "--level 1..10 makes the engine weaker (10: its full strength). --save FILE keeps the "
+    "game as a record (docs/records.md), --load FILE resumes one, --record FILE starts from "
+    "one's position. When the game ends you may undo or start a new one. "
     "Exit status: 0 when the game ends, you quit or the input ends; 130 when interrupted; "
     "2 for bad usage."
 )
+
+
+def _level(text: str) -> int:
+    """An argparse type: a level from 1 to 10."""
+    value = positive_int(text)
+    if value > HIGHEST:
+        raise argparse.ArgumentTypeError(f"expected a level from {LOWEST} to {HIGHEST}, "
+                                         f"got {text!r}")
+    return value
 
 
 MAX_DELAY = 60.0
@@ -80,12 +94,25 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
                                "compiled when the game has one and the algorithm is the engine")
     strength.add_argument("--seed", type=int, metavar="N",
                           help="break ties between equally good moves at random from seed N, "
-                               "so that games vary")
+                               "so that games vary; with --level, the level's choices come "
+                               "from it (the same seed plays the same game)")
+    strength.add_argument("--level", type=_level, metavar="1..10",
+                          help="play weaker: level 1 looks one ply ahead and often errs, "
+                               "level 10 plays at full strength (docs/play.md#levels)")
     parser.add_argument("--dice", type=int, metavar="N",
                         help="in a game with chance (pig), roll the dice from seed N, so that "
                              "a game can be played again (default: unseeded)")
     parser.add_argument("--moves", metavar="\"M M ...\"",
                         help="start from the position after these moves")
+    records = parser.add_argument_group("game records (docs/records.md)")
+    records.add_argument("--save", metavar="FILE",
+                         help="keep the game in this record file, written after every move, "
+                              "on quit and at the end")
+    records.add_argument("--load", metavar="FILE",
+                         help="resume the game saved in this record file: its moves, sides "
+                              "and level (and keep saving to it unless --save names another); "
+                              "the game's name may be left out")
+    add_record_option(records)
     parser.add_argument("--db", metavar="FILE",
                         help="play from this solution database or opening book where it knows "
                              "the position (at once), and search elsewhere")
@@ -120,18 +147,29 @@ def run_play(args: argparse.Namespace) -> int:
 
     if args.watch and args.first is not None:
         fail("--watch lets the engine play both sides: --first does not apply")
-    game, start = game_and_position(args)
+    begin = starting_point(args)
+    game, start = begin.game, begin.states[0]
+    loaded = begin.record if args.load else None
+    if loaded is not None and (args.watch or args.first is not None):
+        fail("--load resumes the game with its own sides: --first and --watch do not apply")
+    level = args.level if args.level is not None or loaded is None else loaded.level
     time_per_move, depth = _time_and_depth(args)
     opponent: Any = SearchOpponent(depth=depth, time_per_move=time_per_move,
-                                   algorithm=args.algorithm, seed=args.seed, tier=args.tier)
+                                   algorithm=args.algorithm, seed=args.seed, tier=args.tier,
+                                   level=level)
     if args.db:
+        if level is not None and level < HIGHEST:
+            fail("--db plays the database's perfect moves and a level its own weaker ones: "
+                 "leave out --db or --level")
         from ..db.answer import SolutionDatabase  # noqa: PLC0415
         from ..play.database import DatabaseOpponent  # noqa: PLC0415
 
         opponent = DatabaseOpponent(SolutionDatabase(args.db, game), opponent)
-    mover = game.turn(start)  # at a chance state: whose turn it is (who rolls)
+    mover = game.turn(begin.state)  # at a chance state: whose turn it is (who rolls)
     human: int | None = None
-    if not args.watch:
+    if loaded is not None:
+        human = _human_of(loaded)
+    elif not args.watch:
         human = mover if (args.first or "human") == "human" else 1 - mover
     stdin = sys.stdin
     if stdin is None:  # started with its input closed (``<&-``)
@@ -143,14 +181,30 @@ def run_play(args: argparse.Namespace) -> int:
     lines: LineSource = (TerminalLines() if stdin_tty and stdout_tty
                          else StreamLines(stdin, sys.stdout, echo=not stdin_tty))
     delay = args.delay if args.delay is not None else WATCH_DELAY if stdout_tty else 0.0
+    engine = "gametree" if level is None else f"gametree level {level}"
+    players = tuple("you" if side == human else engine for side in (0, 1))
+    record = GameRecord(args.game, options_json(get(args.game), begin.options),
+                        (players[0], players[1]), level=level)
+    played = list(zip(begin.moves, begin.values, strict=True))
+    save = args.save if args.save is not None else args.load
     session: PlaySession[Any, Any] = PlaySession(
         game, opponent, human=human, output=sys.stdout, start=start, lines=lines,
         style=Style(wants_color(args.color, sys.stdout)), notation=get(args.game).notation,
-        show_thinking=stdout_tty, delay=delay,
+        show_thinking=stdout_tty, delay=delay, record=record, save=save, played=played,
         dice=None if args.dice is None else random.Random(args.dice),
     )
     opponent.prepare(game)  # compiled code loads (or compiles) now, not in the first move's time
     return session.run()
+
+
+def _human_of(record: GameRecord) -> int | None:
+    """The side the person plays in a saved game: the player called ``you`` (``None``: the
+    engine played both sides)."""
+    sides = [side for side, name in enumerate(record.players) if name == "you"]
+    if len(sides) > 1:
+        fail("the record has two players called 'you': the terminal plays one person against "
+             "the engine")
+    return sides[0] if sides else None
 
 
 def add_command(subparsers: Any) -> None:

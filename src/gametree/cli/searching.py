@@ -33,7 +33,7 @@ from .parser import (
     game_options,
     search_values,
 )
-from .position import game_and_position
+from .position import add_record_option, game_and_position
 from .report import position_text, result_text
 
 
@@ -48,6 +48,8 @@ def search_options(args: argparse.Namespace, *, exact_root: bool = False) -> Sea
 def _report(args: argparse.Namespace, *, exact_root: bool, analysis: bool) -> int:
     """Search the position on the command line and print the result as text or JSON."""
     if getattr(args, "moves_file", None) is not None:
+        if args.record is not None:
+            raise ValueError("--moves-file gives its own positions: leave out --record")
         return _run_moves_file(args, exact_root=exact_root)
     spec = get(args.game)
     options = search_options(args, exact_root=exact_root)
@@ -254,6 +256,7 @@ def add_commands(subparsers: Any) -> None:
                 help="answer at once from this solution database when it stores the position "
                      "or its symmetric twin (gametree db build), --moves-file lines included; "
                      "search otherwise")
+        add_record_option(common)
         command = subparsers.add_parser(name, help=summary, description=description)
         add_game_commands(command, common)
         command.set_defaults(run=run)

@@ -35,6 +35,11 @@ class DatabaseOpponent:
         found = self.database.result(state) if game is self.database.game else None
         return Decision(found) if found is not None else self.fallback.choose(game, state)
 
+    def advise(self, game: Game[S, M], state: S) -> Decision[M]:
+        """The database's first best move, else the fallback's advice."""
+        found = self.database.result(state) if game is self.database.game else None
+        return Decision(found) if found is not None else self.fallback.advise(game, state)
+
     def analyse(self, game: Game[S, M], state: S) -> Decision[M]:
         """Every move's exact value from the database when all are stored, else the
         fallback's analysis."""

@@ -12,8 +12,10 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from .. import levels
 from ..algorithms import DEFAULT_ALGORITHM, ENGINE
 from ..game import Game
+from ..levels import LevelChoice
 from ..options import SearchOptions, TierChoice
 from ..result import SearchResult
 from ..service import SearchSession
@@ -27,7 +29,11 @@ class Decision(Generic[M]):
     """What the computer found in one position: its move and the search behind it."""
 
     result: SearchResult[M]
-    """The result of the (deepest completed) search; values are seen from the player to move."""
+    """The result of the (deepest completed) search; values are seen from the player to move.
+    With a level, its ``best_move`` is the move the level plays (see :attr:`choice`)."""
+
+    choice: LevelChoice | None = None
+    """How a level chose the move (``None``: the search's best move, no level)."""
 
     @property
     def move(self) -> M | None:
@@ -70,7 +76,12 @@ class Opponent(Protocol):
         ...
 
     def analyse(self, game: Game[S, M], state: S) -> Decision[M]:
-        """Like :meth:`choose`, but every legal move is valued exactly (not just bounded)."""
+        """Like :meth:`advise`, but every legal move is valued exactly (not just bounded)."""
+        ...
+
+    def advise(self, game: Game[S, M], state: S) -> Decision[M]:
+        """The move it would recommend in ``state`` at its full strength (a level's noise
+        left out): what ``hint`` shows."""
         ...
 
 
@@ -84,7 +95,10 @@ class SearchOpponent:
       then approximate).
     * neither: a search to the end of the game (perfect play; slow on big games).
 
-    ``seed`` breaks ties between equally good moves at random, so that games vary. ``tier``
+    ``level`` (1..10, :mod:`gametree.levels`) makes it weaker: it looks at most the level's
+    depth ahead and sometimes plays a good rather than the best move, or a random one; level
+    10 plays as without a level. ``seed`` breaks ties between equally good moves at random, so
+    that games vary, and makes a level's choices reproducible. ``tier``
     chooses where the engine searches (``auto``: the game's compiled form when it has one).
     The searches of one game share a :class:`~gametree.service.SearchSession`, so the engine's
     tables carry over from move to move.
@@ -98,6 +112,7 @@ class SearchOpponent:
         algorithm: str = DEFAULT_ALGORITHM,
         seed: int | None = None,
         tier: TierChoice = "auto",
+        level: int | None = None,
     ) -> None:
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
                                   or depth < 1):
@@ -105,6 +120,8 @@ class SearchOpponent:
         self.options = SearchOptions(algorithm=algorithm, depth=depth, time=time_per_move,
                                      seed=seed, tier=tier)
         """The options every search of this opponent uses."""
+        self.level = None if level is None else levels.level(level).number
+        """The level it plays at (1..10), or ``None``: the search's own best move."""
         self._session: SearchSession[Any, Any] | None = None
 
     def describe(self, game: Game[Any, Any]) -> str:
@@ -121,14 +138,25 @@ class SearchOpponent:
         name = options.algorithm
         if name == ENGINE and self.session(game).tier == "compiled":
             name = "compiled engine"
-        return f"{name}, {limit}"
+        strength = "" if self.level is None else f"{levels.level(self.level).describe()}; "
+        return f"{strength}{name}, {limit}"
 
     def choose(self, game: Game[S, M], state: S) -> Decision[M]:
-        """The move the search prefers in ``state``."""
+        """The move it plays in ``state``: the search's best, or its level's choice."""
+        if self.level is None:
+            return self.advise(game, state)
+        session = self.session(game)
+        result, choice = levels.choose(
+            state, self.level, lambda **changes: session.search(state, **changes),
+            depth=self.options.depth, seed=self.options.seed)
+        return Decision(result, choice)
+
+    def advise(self, game: Game[S, M], state: S) -> Decision[M]:
+        """The move the search prefers in ``state`` (at full strength, whatever the level)."""
         return Decision(self.session(game).search(state))
 
     def analyse(self, game: Game[S, M], state: S) -> Decision[M]:
-        """Every legal move of ``state`` valued exactly, at the same strength."""
+        """Every legal move of ``state`` valued exactly, at full strength."""
         return Decision(self.session(game).search(state, exact_root=True))
 
     def session(self, game: Game[S, M]) -> SearchSession[S, M]:

@@ -7,24 +7,30 @@ the computer's moves, and announces the result from the human's side. It reads l
 ``StringIO`` and the command line drives it with the terminal or a pipe.
 
 Commands (a command word wins over a move with the same text): ``help``, ``hint``, ``scores``,
-``undo``, ``board``, ``moves``, ``quit`` (also ``exit``).
+``undo``, ``board``, ``moves``, ``quit`` (also ``exit``); once the game is over, ``new`` too.
+
+The session keeps a game record (:mod:`gametree.records`) when given one to fill: it writes it
+to its file after every move, when the human quits and at the end, and prints the record's move
+line (ready for ``--moves``) when the game ends or the human quits.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Generic, Literal, TextIO, TypeVar
+from typing import Any, Generic, Literal, TextIO, TypeVar
 
 from ..game import Game, GameError, is_chance
+from ..records import GameRecord, now, record_line, result_of, value_entry, write_record
 from ..values import for_player, format_value
 from .drawing import draw
 from .lines import LineSource, StreamLines
 from .opponent import Decision, Opponent
 from .style import Style
-from .wording import decision_value, effort, move_value
+from .wording import VALUES_HELP, decision_value, effort, level_note, move_value, reading
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
@@ -46,21 +52,24 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("board", "show the board again"),
     ("moves", "list the legal moves"),
     ("quit", "end the game (also: exit, Ctrl-D; Ctrl-C interrupts)"),
+    ("new", "once the game is over: start a new one"),
 )
 """The commands the human can type instead of a move, with their help lines."""
 
 _ALIASES = {"exit": "quit", "?": "help"}
 
-TurnEnd = Literal["moved", "undone", "stop"]
+TurnEnd = Literal["moved", "undone", "stop", "new"]
 
 
 @dataclass(frozen=True)
 class _Ply(Generic[S, M]):
-    """One move of the game so far: the position before it, the move, and who made it."""
+    """One move of the game so far: the position before it, the move, who made it, and the
+    engine's value of the position before it (a record's ``values`` entry), if it searched."""
 
     before: S
     move: M
     player: int
+    value: dict[str, Any] | None = None
 
 
 class PlaySession(Generic[S, M]):
@@ -74,6 +83,11 @@ class PlaySession(Generic[S, M]):
     (for terminals only). ``delay`` pauses after each move of a watched game. In a game with
     chance the session rolls the dice itself, with ``dice`` (default: an unseeded
     :class:`random.Random`).
+
+    ``record``: the game record to keep (its game, options, players and level; the session
+    fills in the moves, values, result and date), written to ``save`` (a file name) whenever
+    it changes. ``played``: moves already played from ``start`` with their values, as a
+    record holds them (a resumed game: ``undo`` can take them back).
     """
 
     def __init__(
@@ -92,6 +106,9 @@ class PlaySession(Generic[S, M]):
         delay: float = 0.0,
         sleep: Callable[[float], None] = time.sleep,
         dice: random.Random | None = None,
+        record: GameRecord | None = None,
+        save: str | os.PathLike[str] | None = None,
+        played: Sequence[tuple[M, dict[str, Any] | None]] = (),
     ) -> None:
         if human not in (None, 0, 1):
             raise ValueError(f"human must be player 0, player 1 or None, got {human!r}")
@@ -102,8 +119,15 @@ class PlaySession(Generic[S, M]):
         self.game = game
         self.opponent = opponent
         self.human = human
-        self.state: S = game.initial_state() if start is None else start
+        self.start: S = game.initial_state() if start is None else start
+        self.state: S = self.start
         self.history: list[_Ply[S, M]] = []
+        for move, value in played:
+            self.history.append(_Ply(self.state, move, game.to_move(self.state), value))
+            self.state = game.play(self.state, move)
+        self.record = record
+        """The game record the session keeps (``None``: none), as of the last move."""
+        self._save = save
         self._out = output
         self._lines = lines
         self._style = style if style is not None else Style(False)
@@ -118,6 +142,7 @@ class PlaySession(Generic[S, M]):
     def run(self) -> int:
         """Play until the game ends or the human stops; returns the exit status."""
         try:
+            self._keep_record()  # a file that cannot be written fails now, not mid-game
             self._introduce()
             while True:
                 if is_chance(self.game, self.state) and not self._finished():
@@ -126,9 +151,18 @@ class PlaySession(Generic[S, M]):
                 self._show_position()
                 if self._finished():
                     self._announce()
-                    return EXIT_OK
+                    self._keep_record()
+                    self._say_move_line()
+                    end = self._after_the_end()
+                    if end == "stop":
+                        return EXIT_OK
+                    if end == "new":
+                        self._new_game()
+                    continue
                 if self.game.to_move(self.state) == self.human:
                     if self._human_turn() == "stop":
+                        self._keep_record()
+                        self._say_move_line()
                         return EXIT_OK
                 else:
                     self._engine_turn()
@@ -136,6 +170,46 @@ class PlaySession(Generic[S, M]):
             self._say("")
             self._say("Interrupted: game abandoned.")
             return EXIT_INTERRUPTED
+
+    def _after_the_end(self) -> TurnEnd:
+        """Once the game is over: ``undo``, ``new``, a command that shows something, or
+        ``quit`` (or the end of the input)."""
+        if self.human is None:
+            return "stop"
+        self._say("Type 'undo' to take moves back, 'new' for a new game, or 'quit'.")
+        while True:
+            line = self._lines.read(self._style.prompt("game over> "))
+            if line is None:
+                self._say("")
+                return "stop"
+            command = _ALIASES.get(line.strip().lower(), line.strip().lower())
+            if not command:
+                continue
+            if command == "quit":
+                return "stop"
+            if command == "new":
+                return "new"
+            if command == "undo":
+                if self._undo():
+                    return "undone"
+                continue
+            if command == "help":
+                self._help()
+            elif command == "board":
+                self._show_position()
+            else:
+                self._say(f"The game is over: {command!r} cannot be played. Type 'undo', "
+                          f"'new' or 'quit'.")
+
+    def _new_game(self) -> None:
+        """Start again from the first position, the record with it."""
+        self.history.clear()
+        self.state = self.start
+        if self.record is not None:
+            self.record.date = now()
+        self._say("")
+        self._say("A new game.")
+        self._keep_record()
 
     def _finished(self) -> bool:
         return self.game.outcome(self.state) is not None or not self.game.moves(self.state)
@@ -189,9 +263,15 @@ class PlaySession(Generic[S, M]):
         name = self._name(player)
         who = name if self.human is None else f"Engine ({name})"
         text = self.game.format_move(self.state, move)
-        view = f"{decision_value(decision, self.game)}; {effort(decision)}"
+        view = (f"{decision_value(decision, self.game)} for {name}, {reading(decision)}; "
+                f"{effort(decision)}")
+        best = decision.choice.best if decision.choice is not None else None
+        note = "" if best is None else level_note(decision, self.game.format_move(self.state,
+                                                                                  best))
+        if note:
+            view += f"; {note}"
         self._play(move, self._style.engine(f"{who} plays {text}.")
-                   + self._style.note(f"  [its view: {view}]"))
+                   + self._style.note(f"  [its view: {view}]"), value_entry(decision.result))
         if self.human is None and self._delay > 0:
             self._sleep(self._delay)
 
@@ -220,11 +300,36 @@ class PlaySession(Generic[S, M]):
             self._out.write("\r" + " " * len(note) + "\r")
             self._out.flush()
 
-    def _play(self, move: M, announcement: str) -> None:
+    def _play(self, move: M, announcement: str, value: dict[str, Any] | None = None) -> None:
         player = self.game.to_move(self.state)
-        self.history.append(_Ply(self.state, move, player))
+        self.history.append(_Ply(self.state, move, player, value))
         self.state = self.game.play(self.state, move)
         self._say(announcement)
+        self._keep_record()
+
+    # -- the record --------------------------------------------------------------------------
+
+    def _keep_record(self) -> None:
+        """Bring the record up to date with the game, and write it to its file."""
+        if self.record is None:
+            return
+        self.record.moves = [self.game.format_move(ply.before, ply.move)
+                             for ply in self.history]
+        self.record.values = [ply.value for ply in self.history]
+        self.record.result = result_of(self.game, self.state)
+        if self._save is not None:
+            write_record(self._save, self.record)
+
+    def _say_move_line(self) -> None:
+        """The moves played, ready to paste after ``--moves``; where the record was saved."""
+        if not self.history:
+            return
+        texts = [self.game.format_move(ply.before, ply.move) for ply in self.history]
+        line = record_line(GameRecord(self.game.name, {}, ("", ""), texts))
+        self._say(f"The moves, to play them again: {line}")
+        if self.record is not None and self._save is not None:
+            self._say(f"Saved to {os.fspath(self._save)} (gametree play --load, gametree "
+                      f"replay).")
 
     # -- what the human can ask for ----------------------------------------------------------
 
@@ -244,16 +349,17 @@ class PlaySession(Generic[S, M]):
             self._say(f"  {name:<{width}}  {text}")
         if self._notation:
             self._say(f"Moves are written: {self._notation}.")
+        self._say(VALUES_HELP)
 
     def _hint(self) -> None:
         decision = self._think("thinking...",
-                               lambda: self.opponent.choose(self.game, self.state))
+                               lambda: self.opponent.advise(self.game, self.state))
         if decision.move is None:
             self._say("No hint: there is no move to play.")
             return
         move = self.game.format_move(self.state, decision.move)
-        self._say(f"Hint: play {move} (for you: {decision_value(decision, self.game)}; "
-                  f"{effort(decision)}).")
+        self._say(f"Hint: play {move} (for you: {decision_value(decision, self.game)}, "
+                  f"{reading(decision)}; {effort(decision)}).")
         if len(decision.result.pv) > 1:
             line = " ".join(self.game.format_line(self.state, decision.result.pv))
             self._say(self._style.note(f"Expected line: {line}"))
@@ -262,7 +368,7 @@ class PlaySession(Generic[S, M]):
         decision = self._think("thinking...",
                                lambda: self.opponent.analyse(self.game, self.state))
         self._say(f"Values for you ({self._name(self.game.to_move(self.state))}), "
-                  f"{effort(decision)}:")
+                  f"{_scores_reading(decision)}; {effort(decision)}:")
         entries = decision.result.moves
         names = [self.game.format_move(self.state, entry.move) for entry in entries]
         width = max((len(name) for name in names), default=0)
@@ -280,6 +386,7 @@ class PlaySession(Generic[S, M]):
         self.state = taken[0].before
         texts = " ".join(self.game.format_move(ply.before, ply.move) for ply in taken)
         self._say(f"Taken back: {texts}.")
+        self._keep_record()
         return True
 
     # -- showing the game --------------------------------------------------------------------
@@ -354,6 +461,16 @@ class PlaySession(Generic[S, M]):
     def _say(self, text: str) -> None:
         self._out.write(text + "\n")
         self._out.flush()
+
+
+def _scores_reading(decision: Decision[Any]) -> str:
+    """What the values of ``scores`` are: ``exact``, or ``heuristic, depth N (why)`` where a
+    move's value is an estimate (its proven ones are exact all the same)."""
+    result = decision.result
+    if all(result.move_kind(entry) != "estimate" for entry in result.moves):
+        return reading(decision) if result.algorithm == "database" else "exact"
+    text = reading(decision)
+    return text if text.startswith("heuristic") else f"heuristic, depth {decision.depth}"
 
 
 class _NoLines:

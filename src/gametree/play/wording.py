@@ -1,4 +1,11 @@
-"""Search values and thinking effort in words for the person at the board."""
+"""Search values and thinking effort in words for the person at the board.
+
+Every value the terminal shows (the engine's view after its move, ``hint``, ``scores``,
+``replay``) is on one scale, the one of :mod:`gametree.values`, and says what it is: exact (a
+proven ``win in N plies``, ``loss in N plies`` or ``draw``, or an explicit tree's number), or
+an estimate, then with ``heuristic, depth N`` and why the search stopped there (docs/play.md,
+"Reading the values").
+"""
 
 from __future__ import annotations
 
@@ -8,6 +15,14 @@ from ..game import Game
 from ..result import MoveValue
 from ..values import win_probability
 from .opponent import Decision
+
+VALUES_HELP = (
+    "Values are for the side named, on one scale: 'win in N plies' and 'loss in N plies' "
+    "(a ply is one player's move) and 'draw' are exact, proven; 'estimate +N' is the game's "
+    "heuristic (its evaluate(), in the game's own units: more is better for that side) where "
+    "the search stopped, 'heuristic, depth N' plies ahead, with why it stopped."
+)
+"""What ``help`` says about the values (docs/play.md has the long form)."""
 
 
 def decision_value(decision: Decision[Any], game: Game[Any, Any] | None = None) -> str:
@@ -28,10 +43,45 @@ def move_value(decision: Decision[Any], entry: MoveValue[Any]) -> str:
     return decision.result.move_text(entry, units=True)
 
 
+def reading(decision: Decision[Any]) -> str:
+    """What a decision's root value is, and why: ``exact``, ``exact, from the database``, or
+    ``heuristic, depth 22: its time ran out ...`` (the value is the game's heuristic, 22
+    plies ahead)."""
+    result = decision.result
+    if result.algorithm == "database":
+        return "exact, from the database"
+    if result.value_kind() != "estimate":
+        return "exact"
+    return f"heuristic, depth {decision.depth}: {_why(decision)}"
+
+
+def _why(decision: Decision[Any]) -> str:
+    """Why a search that guessed stopped where it did."""
+    stopped = decision.result.stats.stopped_by
+    if stopped == "time":
+        return "its time ran out before the end of the game"
+    if stopped == "nodes":
+        return "its node budget ran out before the end of the game"
+    if decision.choice is not None and decision.choice.level.depth is not None:
+        depth = decision.choice.level.depth
+        return f"level {decision.choice.level.number} looks {depth} " \
+               f"{'ply' if depth == 1 else 'plies'} ahead"
+    return "its depth limit"
+
+
 def effort(decision: Decision[Any]) -> str:
-    """How hard the search looked: ``to the end, 5,478 nodes, 0.12 s``."""
+    """How hard the search looked: ``5,478 nodes, 0.12 s`` (``no search`` for a database's
+    answer)."""
     if decision.result.algorithm == "database":
-        return "from the database, no search"
-    reach = "to the end" if decision.complete or decision.depth is None else (
-        f"depth {decision.depth}")
-    return f"{reach}, {decision.nodes:,} nodes, {decision.seconds:.2f} s"
+        return "no search"
+    return f"{decision.nodes:,} nodes, {decision.seconds:.2f} s"
+
+
+def level_note(decision: Decision[Any], best_text: str) -> str:
+    """What a level's choice was when it was not the best move (``best_text``): ``level 3
+    chose this by its softmax; the best was 4``; empty otherwise."""
+    choice = decision.choice
+    if choice is None or choice.how == "best":
+        return ""
+    how = "at random (a blunder)" if choice.how == "blunder" else "by its softmax"
+    return f"level {choice.level.number} chose this {how}; the best was {best_text}"

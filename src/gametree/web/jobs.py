@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import levels
 from ..compiled.build import engine_cached
 from ..compiled.form import compiled_form_of
 from ..compiled.kernel import Kernel
@@ -63,6 +64,10 @@ class Job:
 
     draw_depth: int | None = None
     """``tree`` jobs: plies to draw (``None``: the default)."""
+
+    level: int | None = None
+    """``move`` jobs: the level the engine plays at (1..10, :mod:`gametree.levels`), or
+    ``None``: its best move."""
 
 
 class LimitError(ValueError):
@@ -219,8 +224,16 @@ class Workshop:
         with SearchSession(game, options) as session:
             session.prepare()  # a compiled kernel is loaded (or compiled) before the clock
         started()
-        result = search(game, state, options)
+        choice = None
+        if job.command == "move" and job.level is not None:
+            result, choice = levels.choose(
+                state, job.level, lambda **changes: search(game, state, options, **changes),
+                depth=options.depth, seed=options.seed)
+        else:
+            result = search(game, state, options)
         document = spec.result_json(game, state, result)
+        if choice is not None:
+            document["level"] = choice.as_dict(lambda move: game.format_move(state, move))
         if job.command == "move":
             after = state if result.best_move is None else game.play(state, result.best_move)
             document["position"] = position_json(game, after, result.best_move)

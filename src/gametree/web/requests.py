@@ -32,6 +32,7 @@ from pydantic_core import PydanticCustomError
 
 from ..algorithms import ENGINE
 from ..frontend import TRACE_ALGORITHM, game_options, options_type
+from ..levels import HIGHEST, LOWEST
 from ..numbers import LONGEST, WHOLE_NUMBER
 from ..options import SearchOption, SearchOptions, declared_options
 from ..registry import GameOptionError, GameSpec, UnknownGameError
@@ -211,6 +212,11 @@ class Models:
             strength=(Literal.__getitem__(STRENGTHS), Field(
                 default="perfect", description="perfect (to the end of the game, within the "
                 "server's time limit), depth (plies) or time (seconds per move)")),
+            level=(whole_number(ge=LOWEST, le=HIGHEST) | None, Field(
+                default=None, description=f"play weaker: a level from {LOWEST} (looks one "
+                f"ply ahead, often errs) to {HIGHEST} (the strength asked for); null: the "
+                "engine's best move (docs/play.md#levels). With a level, best_move is the "
+                "move the level plays and the answer's level object says how it chose it")),
             **{option.api_name: _field(option)
                for option in _web_options(self.options_type, MOVE_OPTIONS)})
 
@@ -280,7 +286,8 @@ def move_job(request: PositionRequest, specs: Mapping[str, GameSpec],
             raise RequestError("strength time needs a time (seconds per move)")
         values["time"] = time
     options = within_limits(models.options_type(**values), limits)
-    return position_job("move", request, specs, options)
+    return replace(position_job("move", request, specs, options),
+                   level=getattr(request, "level", None))
 
 
 def within_limits(options: SearchOptions, limits: ServerLimits) -> SearchOptions:

@@ -1,0 +1,203 @@
+"""Opponents with a level: 1 (a beginner) to 10 (perfect play), the same on every front-end.
+
+A level below 10 values every legal move with a search cut at the level's depth (the game's
+heuristic beyond it), then chooses among them as a person of that strength might:
+
+* with the level's **mistake rate** it plays a move drawn uniformly at random (a blunder);
+* otherwise it draws a move from a **softmax** over the moves' values at the level's
+  **temperature**: a low temperature almost always takes the best move, a high one often takes
+  a merely good one.
+
+Values are put on one footing first (:func:`appeal`): a proven win is worth about 1, a proven
+loss about -1 (a quicker win a little more, a slower loss a little less), a draw 0, and the
+game's heuristic estimates are scaled into -0.5..0.5 by the largest one among the moves, so
+that the temperature means the same in every game. Level 10 is the search itself, unchanged:
+perfect play when the search reaches the end of the game.
+
+The draws are reproducible: with a ``seed``, the random numbers come from the seed, the level
+and the position alone, so the same seed plays the same moves in the same positions on either
+tier and in any front-end (the command line, the web API, a benchmark). The searches go through
+the search service, which picks the tier; both tiers give the same values, so the same moves.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypeVar
+
+from .result import MoveValue, SearchResult
+from .values import plies_to_result
+
+M = TypeVar("M", bound=Hashable)
+
+LOWEST, HIGHEST = 1, 10
+"""The levels there are: 1 (weakest) to 10 (perfect play)."""
+
+PERFECT = HIGHEST
+"""The level that plays the search's own best move."""
+
+How = Literal["best", "sampled", "blunder"]
+"""How a level chose its move: the search's ``best`` move (level 10, or a softmax that held
+only one move worth taking), a move ``sampled`` from the softmax, or a random ``blunder``."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """What one level does."""
+
+    number: int
+    """1 to 10."""
+
+    depth: int | None
+    """The plies its search looks ahead (``None``: as far as the caller's search goes)."""
+
+    temperature: float
+    """The softmax temperature over the moves' appeal (0: always the best move)."""
+
+    mistake_rate: float
+    """The chance of a uniformly random move instead."""
+
+    def describe(self) -> str:
+        """The level in a few words: ``level 4: 2 plies deep, temperature 0.18, 16% random
+        moves``, ``level 10: full strength``."""
+        if self.number == PERFECT:
+            return f"level {self.number}: full strength"
+        reach = "full depth" if self.depth is None else \
+            f"{self.depth} {'ply' if self.depth == 1 else 'plies'} deep"
+        return (f"level {self.number}: {reach}, temperature {self.temperature:g}, "
+                f"{self.mistake_rate * 100:g}% random moves")
+
+
+LEVELS: dict[int, Level] = {
+    level.number: level for level in (
+        Level(1, 1, 0.50, 0.40),
+        Level(2, 1, 0.30, 0.30),
+        Level(3, 2, 0.20, 0.22),
+        Level(4, 3, 0.12, 0.16),
+        Level(5, 4, 0.08, 0.11),
+        Level(6, 6, 0.05, 0.08),
+        Level(7, 8, 0.03, 0.04),
+        Level(8, 12, 0.02, 0.02),
+        Level(9, None, 0.01, 0.01),
+        Level(10, None, 0.0, 0.0),
+    )
+}
+"""Every level: the depth grows, and the temperature and the mistake rate fall, as the level
+rises (docs/play.md#levels has the table and benchmarks/bench_levels.py measures it)."""
+
+
+def level(number: object) -> Level:
+    """The level numbered ``number`` (1..10); :class:`ValueError` for anything else."""
+    if isinstance(number, bool) or not isinstance(number, int) or number not in LEVELS:
+        raise ValueError(f"the level must be a whole number from {LOWEST} to {HIGHEST}, "
+                         f"got {number!r}")
+    return LEVELS[number]
+
+
+def appeal(entry: MoveValue[Any], scale: float) -> float:
+    """A move's value on the footing the softmax compares: a proven win about 1 (a win in
+    ``p`` plies ``1 - p/200``), a proven loss about -1, a draw or a 0 estimate 0, an estimate
+    ``0.5 * value / scale`` (``scale``: the largest estimate's size among the moves)."""
+    plies = plies_to_result(entry.value)
+    if plies is not None:
+        near = 1 - min(plies, 100) / 200
+        return near if entry.value > 0 else -near
+    if scale <= 0:
+        return 0.0
+    return 0.5 * float(entry.value) / scale
+
+
+def _rng(seed: int | None, number: int, state: object) -> random.Random:
+    """The random numbers of one decision: from the seed, the level and the position (a
+    ``str`` seed is hashed with SHA-512, the same in every process), else fresh ones."""
+    if seed is None:
+        return random.Random()
+    return random.Random(f"gametree-level|{seed}|{number}|{state!r}")
+
+
+@dataclass(frozen=True)
+class LevelChoice:
+    """What a level played, and why."""
+
+    level: Level
+    """The level."""
+
+    how: How
+    """How the move was chosen."""
+
+    best: Any
+    """The search's best move (the move a level 10 would play)."""
+
+    def as_dict(self, move_text: Callable[[Any], str]) -> dict[str, Any]:
+        """The choice as JSON (the API's ``level`` object): ``level``, ``how``, ``best``
+        (the search's best move, as text), ``depth``, ``temperature``, ``mistake_rate``."""
+        return {"level": self.level.number, "how": self.how,
+                "best": None if self.best is None else move_text(self.best),
+                "depth": self.level.depth, "temperature": self.level.temperature,
+                "mistake_rate": self.level.mistake_rate}
+
+
+def choose(
+    state: object,
+    number: int,
+    search: Callable[..., SearchResult[M]],
+    *,
+    depth: int | None = None,
+    seed: int | None = None,
+) -> tuple[SearchResult[M], LevelChoice]:
+    """The move level ``number`` plays in ``state``, as a search result whose ``best_move``
+    (and first move of ``pv``) is the move played, with the choice beside it.
+
+    ``search(**changes)`` runs the caller's search of ``state`` with the changes given
+    (``depth``, ``exact_root``): a :class:`~gametree.service.SearchSession`'s ``search``
+    bound to the state, or the service's ``search``. ``depth`` is the caller's own depth
+    limit, if any (the level looks no deeper). ``seed`` makes the draws reproducible.
+    """
+    chosen = level(number)
+    if chosen.number == PERFECT:
+        result = search()
+        return result, LevelChoice(chosen, "best", result.best_move)
+    plies = depth if chosen.depth is None else \
+        chosen.depth if depth is None else min(chosen.depth, depth)
+    result = search(depth=plies, exact_root=True)
+    entries = result.moves
+    if not entries or result.best_move is None:
+        return result, LevelChoice(chosen, "best", result.best_move)
+    rng = _rng(seed, chosen.number, state)
+    best = result.best_move
+    if rng.random() < chosen.mistake_rate:
+        move = rng.choice([entry.move for entry in entries])
+        how: How = "blunder"
+    else:
+        move = _softmax(entries, chosen.temperature, rng, best)
+        how = "best" if move == best else "sampled"
+    return _played(result, move), LevelChoice(chosen, how, best)
+
+
+def _softmax(entries: Sequence[MoveValue[M]], temperature: float, rng: random.Random,
+             best: M) -> M:
+    """A move drawn with weights ``exp(appeal / temperature)`` (the best move when the
+    temperature is 0)."""
+    if temperature <= 0:
+        return best
+    scale = max((abs(float(entry.value)) for entry in entries
+                 if plies_to_result(entry.value) is None), default=0.0)
+    appeals = [appeal(entry, scale) for entry in entries]
+    top = max(appeals)
+    weights = [math.exp((value - top) / temperature) for value in appeals]
+    return rng.choices([entry.move for entry in entries], weights=weights)[0]
+
+
+def _played(result: SearchResult[M], move: M) -> SearchResult[M]:
+    """``result`` with ``move`` as the move played: the principal variation kept when it is
+    the best move, else just the move."""
+    if move == result.best_move:
+        return result
+    return replace(result, best_move=move, pv=(move,))
+
+
+__all__ = ["HIGHEST", "LEVELS", "LOWEST", "PERFECT", "Level", "LevelChoice", "appeal",
+           "choose", "level"]
