@@ -338,7 +338,7 @@ def parse_bytes(text: str) -> int:
     if found is None or unit not in _UNITS or len(found.group(1)) > 30:
         raise ValueError(f"expected a number of bytes such as 64MiB or 1GiB (units: KiB, MiB, "
                          f"GiB, TiB, kB, MB, GB, TB), got {text!r}")
-    number = found.group(1)
+    number: str = found.group(1)
     if "." in number:
         whole, fraction = number.split(".")
         scale = 10 ** len(fraction)

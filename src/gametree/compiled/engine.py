@@ -811,10 +811,7 @@ class CompiledEngine:
                 for thread, done in zip((main, *others), finished, strict=True):
                     thread.start()
                     started.append(done)
-            began = _clock()
-            while not finished[0].wait(0.1):  # SIGINT's handler runs here, between two waits
-                if progress is not None:
-                    progress(self._progress(views, began))
+            self._wait(finished[0], views, progress)
         finally:
             if emptied is not None and len(started) < len(views):
                 emptied.abort()  # a thread failed to start: the others must not wait for it
@@ -827,6 +824,15 @@ class CompiledEngine:
                 view[_C_BUSY_MASK] = 0
         if failures:
             raise failures[0]
+
+    def _wait(self, done: threading.Event, views: Sequence[Any],
+              progress: ProgressListener | None) -> None:
+        """Wait for the main search's thread, telling ``progress`` (if any) how it goes
+        between two waits; SIGINT's handler runs there too."""
+        began = _clock()
+        while not done.wait(0.1):
+            if progress is not None:
+                progress(self._progress(views, began))
 
     def _progress(self, views: Sequence[Any], began: float) -> SolveProgress:
         """What a running solve has done so far, read from its workspaces (the root's window

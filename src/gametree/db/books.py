@@ -1,6 +1,6 @@
 """Installed opening books: solution databases that every search consults by default.
 
-A book is a solution database (``gametree db build GAME --plies N --book``) kept in a book
+A book is a solution database (``gametree db build GAME --plies N --install``) kept in a book
 directory. The search service answers a position that an installed book of its game's variant
 covers from the book — exact values, zero nodes searched, the result's ``source`` ``"book"`` —
 unless the search asks otherwise (``book=False``, ``--no-book``) or the book cannot stand for
@@ -10,7 +10,7 @@ so the command line, the terminal player and the web server all answer from it.
 Where books are looked for (:func:`book_directories`): the directories of the environment
 variable :data:`BOOKS_ENV` (``GAMETREE_BOOKS``, separated by ``os.pathsep``; empty: no books),
 else the user's book directory (``$XDG_DATA_HOME/gametree/books``, by default
-``~/.local/share/gametree/books``: where ``db build --book`` writes) and the books shipped in
+``~/.local/share/gametree/books``: where ``db build --install`` writes) and the books shipped in
 the package (``gametree/db/data``). A file there is a book for the variant it was built for if
 its build finished and started from the game's initial position; the first found for a variant
 is used. A process looks once, at its first search of a variant (:func:`forget` looks again).
@@ -56,13 +56,13 @@ def book_directories() -> list[Path]:
 
 
 def book_file_name(game: str, options: dict[str, Any]) -> str:
-    """The file name of the book of a variant: ``connect4--height-6--width-7.db``."""
+    """The file name of the book of a variant: ``connect4-height-6-width-7.db``."""
     words = describe_variant(game, options).split()
-    return "-".join(words) + SUFFIX
+    return "-".join(word.lstrip("-") for word in words) + SUFFIX
 
 
 def default_book_path(game: str, options: dict[str, Any]) -> Path:
-    """Where ``db build --book`` writes the book of a variant: in the first book directory
+    """Where ``db build --install`` writes the book of a variant: in the first book directory
     (the user's, unless :data:`BOOKS_ENV` names others)."""
     directories = book_directories()
     if not directories:
