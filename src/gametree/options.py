@@ -341,7 +341,7 @@ def parse_bytes(text: str) -> int:
     number: str = found.group(1)
     if "." in number:
         whole, fraction = number.split(".")
-        scale = 10 ** len(fraction)
+        scale: int = 10 ** len(fraction)
         return (int(whole) * scale + int(fraction)) * _UNITS[unit] // scale
     return int(number) * _UNITS[unit]
 
