@@ -29,7 +29,9 @@ Workers ignore Ctrl-C: the builder, which owns the database, stops them.
 from __future__ import annotations
 
 import atexit
+import ctypes
 import math
+import multiprocessing
 import os
 import signal
 import time
@@ -205,6 +207,7 @@ def _start_worker(name: str, options: Mapping[str, Any], search_options: SearchO
     the game and load its compiled engine."""
     global _worker_game, _worker_search  # noqa: PLW0603 - one game per worker process
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_the_builder()
     _worker_game = make(name, **options)
     _worker_search = search_options
     warm_up(_worker_game, search_options)
@@ -212,6 +215,25 @@ def _start_worker(name: str, options: Mapping[str, Any], search_options: SearchO
     # takes a second or two, which the builder would wait for. Registered last, this runs
     # first; results are already sent (the pool's result queue writes synchronously).
     atexit.register(os._exit, 0)
+
+
+def _end_with_the_builder() -> None:
+    """Make the operating system kill this worker when the builder ends, however it ends (a
+    Ctrl-C that ends it at once while it loads a kernel, ``kill -9``): a worker must not go
+    on solving for minutes, for nobody, holding the builder's output open. Linux only
+    (``prctl``); elsewhere the builder's own :meth:`PoolWorkers.close` stops them."""
+    parent = multiprocessing.parent_process()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux
+        return
+    if parent is not None and os.getppid() != parent.pid:  # it ended before the prctl
+        os._exit(0)
+
+
+_PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process receives when its parent ends."""
 
 
 def _ready() -> int:

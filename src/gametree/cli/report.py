@@ -97,8 +97,10 @@ def end_text(game: Game[Any, Any], state: Any, result: SearchResult[Any],
     mover = game.to_move(state)
     winner = mover if result.outcome == "win" else 1 - mover
     name = game.player_names[winner]
-    return (f"with best play: the {_ORDINAL[winner]} player ({name}) wins on move "
-            f"{played + result.plies}")
+    who = f"the {_ORDINAL[winner]} player"
+    if "player" not in name:  # X, O: named as well; "second player" says it already
+        who += f" ({name})"
+    return f"with best play: {who} wins on move {played + result.plies}"
 
 
 def progress_text(progress: SolveProgress) -> str:
