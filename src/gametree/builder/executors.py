@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import gc
 import math
 import multiprocessing
 import os
@@ -311,10 +312,23 @@ class PoolWorkers(Workers):
         """Stop the processes; again: nothing. After an interrupted :meth:`run` they are
         killed at once (a frontier solve may take minutes: Ctrl-C must not wait for it, and
         its position is simply solved again by the next run)."""
+        if self.closed:
+            return
+        self.closed = True
         if self.abandoned:
             for process in list(self.pool._processes.values()):  # no public way to stop them
                 process.kill()
         self.pool.shutdown(wait=True, cancel_futures=True)
+        # Free the pool's queues and locks now, not at the interpreter's exit: a builder that
+        # ends with os._exit (the command line, once numba is loaded) would leave their
+        # semaphores to multiprocessing's resource tracker, which warns about them on the
+        # standard error the builder shares.
+        del self.pool
+        self.started = []
+        gc.collect()
+
+    closed = False
+    """Whether :meth:`close` has run."""
 
 
 def default_workers() -> int:
@@ -428,7 +442,10 @@ def start(plan: BuildPlan, *, game: Game[Any, Any], name: str, options: Mapping[
     if count <= 1:
         return SerialWorkers(game, search)
     # The builder is one of the workers: it solves between collecting the others' rows, so
-    # that one process fewer is started (a short build felt the start of every process).
+    # that one process fewer is started (a short build felt the start of every process). It
+    # loads its engine before the others start: a Ctrl-C while numba loads ends the process
+    # at once (gametree.compiled.interrupt), which must not happen once a pool exists.
+    warm_up(game, search)
     return PoolWorkers(name, options, search, count - 1, local=game)
 
 
