@@ -44,7 +44,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Generator, Hashable, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -127,15 +127,27 @@ def _probe(game: Game[S, M], database: Probe[S, M] | None, root: S, options: Sea
     the point)."""
     if not options.by_distance or (tracer is not None and tracer.enabled):
         return None
-    exact = options.exact_root or options.seed is not None
-    if database is not None:
-        return database.result(root, exact=exact, seed=options.seed)
-    if not options.book or options.weak or options.algorithm != ENGINE:
-        return None
+    if database is None:
+        if not options.book or options.weak or options.algorithm != ENGINE:
+            return None
+        database = (_book_for or _books())(game)
+        if database is None:
+            return None
+    return database.result(root, exact=options.exact_root or options.seed is not None,
+                           seed=options.seed)
+
+
+_book_for: Callable[[Game[Any, Any]], Probe[Any, Any] | None] | None = None
+""":func:`gametree.db.books.book_for`, once a search has asked for it (an import inside
+:func:`_probe` would cost microseconds on every search)."""
+
+
+def _books() -> Callable[[Game[Any, Any]], Probe[Any, Any] | None]:
+    global _book_for  # noqa: PLW0603 - set once, to the same function by any thread
     from .db.books import book_for  # noqa: PLC0415 - sqlite3 only once a search may need it
 
-    book = book_for(game)
-    return None if book is None else book.result(root, exact=exact, seed=options.seed)
+    _book_for = book_for
+    return book_for
 
 
 def iterate(game: Game[S, M], state: S | None = None, options: SearchOptions | None = None, *,

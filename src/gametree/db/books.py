@@ -98,7 +98,6 @@ _index: dict[str, Path] | None = None
 """Every book found, by the fingerprint of its variant (:func:`_find`)."""
 _open: dict[str, Book | None] = {}
 """The books opened in this process, by fingerprint (``None``: no book for that variant)."""
-_pid = os.getpid()
 _last: tuple[Any, Book | None] | None = None
 """The game of the latest call of :func:`book_for` and its book (one reference, replaced
 whole: safe in threads)."""
@@ -106,13 +105,10 @@ whole: safe in threads)."""
 
 def book_for(game: Game[Any, Any]) -> Book | None:
     """The installed book of ``game``'s variant, opened (once per process), or ``None``."""
-    global _pid, _last  # noqa: PLW0603 - a forked process opens its own files
+    global _last  # noqa: PLW0603 - replaced whole
     last = _last
-    if last is not None and last[0] is game and _pid == os.getpid():
+    if last is not None and last[0] is game:
         return last[1]  # the game of the call before: the common case, no fingerprint
-    if _pid != os.getpid():
-        forget()
-        _pid = os.getpid()
     book = _book_of(game, fingerprint(game))
     _last = (game, book)
     return book
@@ -151,10 +147,24 @@ def forget() -> None:
     with _lock:
         _last = None
         for book in _open.values():
-            if book is not None and _pid == os.getpid():
+            if book is not None:
                 book.database.close()
         _open.clear()
         _index = None
+
+
+def _forked() -> None:
+    """In a forked child: forget the parent's books without closing its files (SQLite
+    connections must not cross a fork), so that the child opens its own."""
+    global _index, _last, _lock  # noqa: PLW0603 - the child's own
+    _lock = threading.Lock()  # another thread of the parent may have held it
+    _open.clear()
+    _index = None
+    _last = None
+
+
+if hasattr(os, "register_at_fork"):  # POSIX: elsewhere there is no fork
+    os.register_at_fork(after_in_child=_forked)
 
 
 def _find() -> dict[str, Path]:
