@@ -12,6 +12,9 @@ starts), as ``test_compiled_cache.py`` does. With pytest-xdist, the controlling 
 the directory and hands it to its workers, so a kernel is compiled once per run, not once per
 worker. The directory is removed at the end of the run.
 
+**No installed book.** ``GAMETREE_BOOKS`` is set empty for the run, so no opening book the
+user installed answers a test's search (tests of books name their own directory).
+
 **Hypothesis without a clock.** The suite's profile has no deadline and no "too slow" health
 check: both fail a test on wall-clock time, which a loaded machine decides.
 
@@ -35,6 +38,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 CACHE_ENV = "GAMETREE_CACHE_DIR"  # gametree.compiled.build.CACHE_ENV, without importing it here
+BOOKS_ENV = "GAMETREE_BOOKS"  # gametree.db.books.BOOKS_ENV
 WORKER_KEY = "gametree_kernel_cache"
 """The run's cache directory, as the controlling process hands it to xdist workers."""
 
@@ -94,6 +98,9 @@ def pytest_configure(config: pytest.Config) -> None:
         cache = _Cache(directory, created=True, previous=previous)
     config.stash[_CACHE] = cache
     os.environ[CACHE_ENV] = str(cache.directory)
+    # No installed opening book answers a test's search (the user's would change node counts
+    # and algorithms): a test of books names its own directory (tests/test_books.py).
+    os.environ[BOOKS_ENV] = ""
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -106,6 +113,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         os.environ[CACHE_ENV] = cache.previous
     if cache.created:
         shutil.rmtree(cache.directory, ignore_errors=True)
+    os.environ.pop(BOOKS_ENV, None)
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -16,6 +16,7 @@ it once and searches any number of positions with it::
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import Field, dataclass, field, fields
 from dataclasses import replace as replaced
@@ -36,6 +37,13 @@ TIERS: tuple[TierChoice, ...] = ("auto", "python", "compiled")
 
 DEFAULT_TABLE_BITS = 22
 """The compiled tier's table size by default: ``2**22`` entries of 16 bytes (64 MiB)."""
+
+MIN_TABLE_MEMORY = 2**12
+"""The least :attr:`SearchOptions.table_memory`: a table of 2**8 entries of 16 bytes."""
+
+MAX_TABLE_MEMORY = 2**34
+"""The most :attr:`SearchOptions.table_memory`: a table of 2**30 entries of 16 bytes (16
+GiB)."""
 
 MAX_THREADS = 64
 """The most threads a search may be given (:attr:`SearchOptions.threads`); the compiled
@@ -131,10 +139,12 @@ DEFAULT_TUNING = EngineTuning()
 
 # -- the declaration of the search options ----------------------------------------------------
 
-OptionKind = Literal["choice", "whole", "seconds", "switch", "object"]
+OptionKind = Literal["choice", "whole", "bytes", "seconds", "switch", "object"]
 """What values an option takes: one of a few names (``choice``), a whole number (``whole``),
-a number of seconds (``seconds``), true or false (``switch``), or an object of a given class
-that no front-end types in (``object``: the engine's tuning)."""
+a number of bytes (``bytes``: a whole number, which the command line also reads with a unit,
+``64MiB``, ``1GiB``: :func:`parse_bytes`), a number of seconds (``seconds``), true or false
+(``switch``), or an object of a given class that no front-end types in (``object``: the
+engine's tuning)."""
 
 Front = Literal["python", "cli", "api"]
 """Who reads an option's name in a message: Python code, the command line, the web API."""
@@ -264,6 +274,10 @@ class SearchOption:
             within = f">= {low}"
         else:
             within = ""
+        if self.kind == "bytes":
+            within = f"from {bytes_text(low or 0)} to {bytes_text(high)}" if high is not None \
+                else within
+            return " ".join(part for part in ("a number of bytes", within, self.note) if part)
         words = " ".join(part for part in ("a whole number", within, self.note) if part)
         return words
 
@@ -289,7 +303,7 @@ class SearchOption:
         if kind == "object":
             return self.object_type is not None and isinstance(value, self.object_type)
         if isinstance(value, bool) or not isinstance(value, (int, float) if kind == "seconds"
-                                                     else int):
+                                                     else int):  # whole, bytes
             return False
         if kind == "seconds":
             return math.isfinite(value) and (value > 0 if self.positive else value >= 0)
@@ -304,6 +318,51 @@ class SearchOption:
         """Whether ``value`` counts as given (:attr:`given`; by default: unlike the
         default)."""
         return self.given(value) if self.given is not None else value != self.default
+
+
+_UNITS = {"": 1, "b": 1, "k": 2**10, "kb": 10**3, "kib": 2**10, "m": 2**20, "mb": 10**6,
+          "mib": 2**20, "g": 2**30, "gb": 10**9, "gib": 2**30, "t": 2**40, "tb": 10**12,
+          "tib": 2**40}
+"""The units :func:`parse_bytes` reads (case aside): ``KiB``, ``MiB``, ``GiB``, ``TiB`` (and
+``K``, ``M``, ``G``, ``T``) are powers of 1024, ``kB``, ``MB``, ``GB``, ``TB`` powers of
+1000."""
+
+_BYTES = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([a-zA-Z]*)")
+
+
+def parse_bytes(text: str) -> int:
+    """A number of bytes as people write it: ``1GiB``, ``64MiB``, ``512M``, ``1.5GB``,
+    ``4096`` (whole bytes, rounded down); :class:`ValueError` naming the units otherwise.
+
+    >>> parse_bytes("64MiB"), parse_bytes("1gib"), parse_bytes("2 GB")
+    (67108864, 1073741824, 2000000000)
+    """
+    found = _BYTES.fullmatch(text.strip())
+    unit = found.group(2).lower() if found is not None else ""
+    if found is None or unit not in _UNITS or len(found.group(1)) > 30:
+        raise ValueError(f"expected a number of bytes such as 64MiB or 1GiB (units: KiB, MiB, "
+                         f"GiB, TiB, kB, MB, GB, TB), got {text!r}")
+    number: str = found.group(1)
+    if "." in number:
+        whole, fraction = number.split(".")
+        scale: int = 10 ** len(fraction)
+        return (int(whole) * scale + int(fraction)) * _UNITS[unit] // scale
+    return int(number) * _UNITS[unit]
+
+
+def bytes_text(count: int) -> str:
+    """``count`` bytes in the largest binary unit that writes it whole (``64 MiB``,
+    ``1 GiB``), else with one decimal (``1.5 GiB``).
+
+    >>> bytes_text(2**26), bytes_text(3 * 2**29), bytes_text(100)
+    ('64 MiB', '1.5 GiB', '100 bytes')
+    """
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if count >= size:
+            if count % size == 0:
+                return f"{count // size} {unit}"
+            return f"{count / size:.1f} {unit}"
+    return f"{count} bytes"
 
 
 def tier_refusal(options: SearchOptions, tier: str, reason: str | None = None
@@ -498,6 +557,27 @@ class SearchOptions:
     to run. More than one thread on a game or options the compiled tier cannot search is an
     error; ``0`` there means one thread."""
 
+    table_memory: int | None = option(None, SearchOption(
+        "bytes", "compiled tier: the transposition table's memory, e.g. 64MiB (default) or "
+        "1GiB for a whole board; the largest table that fits is used",
+        flag="--table-memory", metavar="BYTES", minimum=MIN_TABLE_MEMORY,
+        maximum=MAX_TABLE_MEMORY, algorithms=frozenset({ENGINE}), tiers=("compiled",),
+        refusal="{table_memory} needs the compiled engine, not {name}", web=False,
+        tier_note="the Python tier's table is sized in entries (tuning.table)"))
+    """Bytes for the compiled tier's transposition table (``None``: the tuning's
+    ``table_bits``, 64 MiB by default). The engine turns it into a table size
+    (:func:`gametree.compiled.engine.table_bits_for`: the largest that fits). Not offered by
+    the web API (a server bounds its own memory)."""
+
+    book: bool = option(True, SearchOption(
+        "switch", "do not answer from an opening book: search even a position that an "
+        "installed book covers (docs/solving.md, 'Opening books')", flag="--no-book",
+        algorithms=frozenset({ENGINE})))
+    """Answer a position that an installed opening book covers from the book: its exact
+    values, 0 nodes searched, the result's :attr:`~gametree.SearchResult.source` ``book``
+    (:mod:`gametree.books`). The engine only, for searches scored by distance and not weak
+    (the book stores distances) and not traced; ``False``: always search."""
+
     def __post_init__(self) -> None:
         checks = _CHECKS.get(type(self)) or _checks_of(type(self))
         values = self.__dict__
@@ -528,6 +608,10 @@ class SearchOptions:
             refused = tier_refusal(self, self.tier)
             if refused is not None:
                 raise refused
+        if self.table_memory is not None and \
+                self.tuning.table_bits != DEFAULT_TUNING.table_bits:
+            raise OptionError("{table_memory} and the tuning's table_bits both size the "
+                              "table: give one")
         if self.tier == "compiled" and self.tuning.python_only:
             raise OptionError("{compiled}: the compiled tier has none of the Python engine's "
                               "tuning settings but table_bits")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Generic, Literal, TypeVar
@@ -27,6 +28,10 @@ Bound = ValueBound
 
 Tier = Literal["python", "compiled"]
 """Where a search ran: on the game's Python form, or on its compiled (numba) form."""
+
+Source = Literal["search", "database", "book"]
+"""Where an answer came from: a ``search``, a solution ``database`` the caller gave, or an
+installed opening ``book`` (:mod:`gametree.books`); the last two searched nothing."""
 
 StopReason = Literal["depth", "end", "proven", "time", "nodes"]
 """Why a search ended: the ``depth`` asked for was reached, every line reached the ``end`` of
@@ -203,6 +208,10 @@ class SearchResult(Generic[M]):
     fraction: Fraction | None = None
     """With :attr:`chance`: :attr:`value` as an exact fraction, where it is one."""
 
+    source: Source = "search"
+    """Where the answer came from: ``search``, or (with zero statistics: nothing was searched)
+    a solution ``database`` given to the search, or an installed opening ``book``."""
+
     @property
     def expected(self) -> Expected:
         """:attr:`fraction` where there is one, else :attr:`value`."""
@@ -291,6 +300,7 @@ class SearchResult(Generic[M]):
             "distance_scoring": self.by_distance,
             "weak": self.weak,
             **chance,
+            "source": self.source,
             "stats": self.stats.as_dict(),
         }
 
@@ -381,3 +391,43 @@ class Iteration(Generic[M]):
     def proven(self) -> bool:
         """True if this iteration proves the game's result from the root."""
         return self.outcome is not None
+
+
+@dataclass(frozen=True, slots=True)
+class SolveProgress:
+    """How a long solve to the end of the game goes (the compiled tier; see
+    :meth:`gametree.compiled.CompiledEngine.run_search` and :func:`gametree.search`'s
+    ``progress``). Values are on the engine's scale, seen from the player to move at the
+    root (:func:`gametree.values.read_value` puts them in words)."""
+
+    windows: int
+    """The null-window searches of the root begun so far (0: none yet, or a game whose
+    solve searches with one full window: the next three fields are then ``None``)."""
+
+    lower: Value | None
+    """The root's value is at least this (what the windows before the current one proved)."""
+
+    upper: Value | None
+    """... and at most this."""
+
+    testing: Value | None
+    """The current window asks whether the value is above this."""
+
+    nodes: int
+    """Positions searched so far (summed over the threads)."""
+
+    table_entries: int
+    """Positions held in the transposition table (summed over the threads' counts)."""
+
+    seconds: float
+    """Seconds since the solve began."""
+
+    @property
+    def rate(self) -> float:
+        """Positions searched a second so far."""
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+ProgressListener = Callable[[SolveProgress], object]
+"""Who hears a long solve's progress: called with a :class:`SolveProgress` about ten times a
+second, from the thread that started the solve."""

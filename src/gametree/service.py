@@ -44,7 +44,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Generator, Hashable, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -55,7 +55,14 @@ from .options import OptionError, SearchOptions, tier_refusal
 from .pool import POOL as _POOL
 from .pool import Engines
 from .reference.deepening import deepening
-from .result import Iteration, SearchResult, SearchStats, Tier, depth_limited
+from .result import (
+    Iteration,
+    ProgressListener,
+    SearchResult,
+    SearchStats,
+    Tier,
+    depth_limited,
+)
 from .trace import Tracer
 
 if TYPE_CHECKING:
@@ -83,7 +90,7 @@ class Probe(Protocol[S_contra, M]):
 
 def search(game: Game[S, M], state: S | None = None, options: SearchOptions | None = None, *,
            tracer: Tracer[S, M] | None = None, database: Probe[S, M] | None = None,
-           **changes: Any) -> SearchResult[M]:
+           progress: ProgressListener | None = None, **changes: Any) -> SearchResult[M]:
     """Search ``state`` of ``game`` (default: the initial state) and return the result.
 
     ``options`` (default: :data:`DEFAULT_OPTIONS`) may be changed for this call by keyword:
@@ -93,27 +100,54 @@ def search(game: Game[S, M], state: S | None = None, options: SearchOptions | No
     ``database`` (a :class:`gametree.db.SolutionDatabase` for this game): probed first; where
     it knows the position (or its symmetric twin, or every move's position: docs/solving.md)
     the answer is its exact one, with ``algorithm == "database"`` and zero statistics, and no
-    search runs; elsewhere the search runs as without it.
+    search runs; elsewhere the search runs as without it. Without one, an installed opening
+    book of the game's variant answers the positions it covers the same way (``source``
+    ``"book"``; ``book=False`` searches instead): :mod:`gametree.db.books`.
+
+    ``progress`` hears how a solve to the end of the game goes, about ten times a second (a
+    :class:`~gametree.result.SolveProgress`: the root's window, positions searched, time),
+    on the compiled tier; other searches do not call it.
     """
     if changes or options is None or options.__class__ is not SearchOptions:
         options = _with_changes(options, changes)
     root = game.initial_state() if state is None else state
-    if database is not None:
-        found = _probe(database, root, options, tracer)
+    if database is not None or options.book:
+        found = _probe(game, database, root, options, tracer)
         if found is not None:
             return found
-    return _plan(game, options, tracer).search(root, None)
+    return _plan(game, options, tracer).search(root, None, progress)
 
 
-def _probe(database: Probe[S, M], root: S, options: SearchOptions,
+def _probe(game: Game[S, M], database: Probe[S, M] | None, root: S, options: SearchOptions,
            tracer: Tracer[S, M] | None) -> SearchResult[M] | None:
-    """The database's answer, when it can stand for this search's: not for plain values
-    (``by_distance=False``: the database stores distances) nor for a traced search (whose
-    log is the point)."""
+    """The stored answer, when one can stand for this search's: the database's if one is
+    given, else (``options.book``) an installed book's (:mod:`gametree.db.books`: the engine
+    only, and not a weak solve, whose values are signs). Never for plain values
+    (``by_distance=False``: databases store distances) nor for a traced search (whose log is
+    the point)."""
     if not options.by_distance or (tracer is not None and tracer.enabled):
         return None
+    if database is None:
+        if not options.book or options.weak or options.algorithm != ENGINE:
+            return None
+        database = (_book_for or _books())(game)
+        if database is None:
+            return None
     return database.result(root, exact=options.exact_root or options.seed is not None,
                            seed=options.seed)
+
+
+_book_for: Callable[[Game[Any, Any]], Probe[Any, Any] | None] | None = None
+""":func:`gametree.db.books.book_for`, once a search has asked for it (an import inside
+:func:`_probe` would cost microseconds on every search)."""
+
+
+def _books() -> Callable[[Game[Any, Any]], Probe[Any, Any] | None]:
+    global _book_for  # noqa: PLW0603 - set once, to the same function by any thread
+    from .db.books import book_for  # noqa: PLC0415 - sqlite3 only once a search may need it
+
+    _book_for = book_for
+    return book_for
 
 
 def iterate(game: Game[S, M], state: S | None = None, options: SearchOptions | None = None, *,
@@ -128,8 +162,8 @@ def iterate(game: Game[S, M], state: S | None = None, options: SearchOptions | N
     """
     options = _with_changes(options, changes)
     root = game.initial_state() if state is None else state
-    if database is not None:
-        found = _probe(database, root, options, tracer)
+    if database is not None or options.book:
+        found = _probe(game, database, root, options, tracer)
         if found is not None:
             return iter((_database_report(found),))
     return _plan(game, options, tracer).iterate(root, None)
@@ -227,8 +261,8 @@ class SearchSession(Generic[S, M]):
         root = self.game.initial_state() if state is None else state
         self._hold("search")
         try:
-            if self.database is not None:
-                found = _probe(self.database, root, options, tracer)
+            if self.database is not None or options.book:
+                found = _probe(self.game, self.database, root, options, tracer)
                 if found is not None:
                     return found
             return _plan(self.game, options, tracer).search(root, self)
@@ -258,8 +292,8 @@ class SearchSession(Generic[S, M]):
         reports: Iterator[Iteration[M]] = iter(())
         try:
             found = None
-            if self.database is not None:
-                found = _probe(self.database, root, options, tracer)
+            if self.database is not None or options.book:
+                found = _probe(self.game, self.database, root, options, tracer)
             reports = (plan.iterate(root, self) if found is None
                        else iter((_database_report(found),)))
             for report in reports:
@@ -387,7 +421,8 @@ class _Plan(Generic[S, M]):
         self.options = options
         self.tracer = tracer
 
-    def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
+    def search(self, root: S, session: SearchSession[S, M] | None,
+               progress: ProgressListener | None = None) -> SearchResult[M]:
         """One search of ``root`` (with the session's engines, if any)."""
         raise NotImplementedError
 
@@ -419,7 +454,8 @@ class _EnginePlan(_Plan[S, M]):
         engine.clear()
         self._idle.append(engine)
 
-    def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
+    def search(self, root: S, session: SearchSession[S, M] | None,
+               progress: ProgressListener | None = None) -> SearchResult[M]:
         options = self.options
         if session is not None:
             return session._python_engine(options).run_search(root, options, self.tracer)
@@ -482,7 +518,8 @@ class _ReferencePlan(_Plan[S, M]):
                 result.moves, depth, final=False, by_distance=options.by_distance))
         return result
 
-    def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
+    def search(self, root: S, session: SearchSession[S, M] | None,
+               progress: ProgressListener | None = None) -> SearchResult[M]:
         options = self.options
         if options.time is None:
             return self._run(root, options.depth)
@@ -543,18 +580,19 @@ class _CompiledPlan(_Plan[S, M]):
                  form: CompiledForm[S, M]) -> None:
         super().__init__(game, options, tracer)
         self.form = form
-        self.engines = _POOL.of(form.kernel, options.tuning.table_bits, options.threads)
+        self.engines = _POOL.of(form.kernel, _table_bits(options), options.threads)
 
-    def search(self, root: S, session: SearchSession[S, M] | None) -> SearchResult[M]:
+    def search(self, root: S, session: SearchSession[S, M] | None,
+               progress: ProgressListener | None = None) -> SearchResult[M]:
         options = self.options
         kernel_root = self.form.encode(root)
         if session is not None:
             return session._compiled_engine(self).run_search(kernel_root, options, False,
-                                                             self.form, root)
+                                                             self.form, root, progress)
         engine = self.engines.take()
         try:
             # fresh: the same answer, node counts included, whatever was searched before
-            return engine.run_search(kernel_root, options, True, self.form, root)
+            return engine.run_search(kernel_root, options, True, self.form, root, progress)
         finally:
             self.engines.put(engine)
 
@@ -576,6 +614,16 @@ class _CompiledPlan(_Plan[S, M]):
             return
         with self.engines.engine() as engine:
             yield from reports(engine, True)
+
+
+def _table_bits(options: SearchOptions) -> int:
+    """The compiled table's size that ``options`` ask for: from ``table_memory`` (the
+    engine's :func:`~gametree.compiled.engine.table_bits_for`), else the tuning's."""
+    if options.table_memory is None:
+        return options.tuning.table_bits
+    from .compiled.engine import table_bits_for  # noqa: PLC0415 - the compiled tier only
+
+    return table_bits_for(options.table_memory)
 
 
 # -- which plan: the tier choice -------------------------------------------------------------

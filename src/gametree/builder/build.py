@@ -21,6 +21,7 @@ from typing import Any
 
 from .. import __version__
 from ..compiled.form import compiled_form_of
+from ..db import books
 from ..db.store import SCORING, Database, RowTuple, fingerprint, options_text
 from ..game import Game, refuse_chance
 from ..registry import get, play_moves
@@ -76,6 +77,7 @@ def build(request: BuildRequest, *, progress: Progress | None = None) -> BuildRe
         report.complete = True
         database.set_meta({"complete": "1", "timings": json.dumps(
             {name: round(value, 3) for name, value in report.timings.items()})})
+    books.forget()  # this process's searches look for books again: this may be one
     return report
 
 

@@ -38,7 +38,10 @@ def run_build(args: argparse.Namespace) -> int:
                      chunk=args.chunk,
                      commit_every=FLUSH_SECONDS if args.commit_every is None
                      else args.commit_every)
-    request = BuildRequest(args.db, args.game, game_options(args), plies=args.plies,
+    path = args.db
+    if args.install:
+        path = _book_path(args)
+    request = BuildRequest(path, args.game, game_options(args), plies=args.plies,
                            moves=args.moves or "", search=search_options(args), plan=plan,
                            command=shlex.join(["gametree", *sys.argv[1:]]) if sys.argv else "")
     report = build(request, progress=progress_for(quiet=args.quiet, every=args.log_every))
@@ -174,10 +177,33 @@ def add_commands(subparsers: Any) -> None:
     _add_check(actions)
 
 
+def _book_path(args: argparse.Namespace) -> str:
+    """The file of ``db build --install``: the variant's book in the user's book directory
+    (created), which every search then finds (:mod:`gametree.db.books`)."""
+    from ..db.books import default_book_path  # noqa: PLC0415
+
+    if args.db:
+        raise ValueError("give either --db FILE or --install, not both")
+    if args.plies is None or args.moves:
+        raise ValueError("--install builds an opening book from the start: give --plies N "
+                         "and no --moves")
+    spec = get(args.game)
+    options = game_options(args)
+    full = {option.name: options.get(option.name, option.default) for option in spec.options}
+    path = default_book_path(args.game, full)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return str(path)
+
+
 def _add_build(actions: Any) -> None:
     """``db build``: the search options of ``solve`` (for a book's frontier) and the build's own."""
     build = CliParser(add_help=False)
-    build.add_argument("--db", required=True, metavar="FILE", help="the database file")
+    where = build.add_mutually_exclusive_group(required=True)
+    where.add_argument("--db", metavar="FILE", help="the database file")
+    where.add_argument("--install", action="store_true",
+                       help="build the variant's installed opening book (in "
+                            "$XDG_DATA_HOME/gametree/books, or the first directory of "
+                            "$GAMETREE_BOOKS), which every search then answers from")
     what = build.add_argument_group("what to store")
     what.add_argument("--all", action="store_true",
                       help="every position of the game, by retrograde analysis (on --tier; "

@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 from ..frontend import game_option_value, option_default_text, options_type
 from ..numbers import whole_number
-from ..options import SearchOption, declared_options
+from ..options import SearchOption, declared_options, parse_bytes
 from ..registry import GameOption, GameSpec, games
 
 GAME_PREFIX = "game_"
@@ -105,6 +105,22 @@ def _whole(option: SearchOption) -> Callable[[str], int]:
     return convert
 
 
+def _bytes(option: SearchOption) -> Callable[[str], int]:
+    """The argparse type of a search option in bytes (``64MiB``, ``1GiB``), from its
+    declaration."""
+
+    def convert(text: str) -> int:
+        try:
+            value = parse_bytes(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+        if not option.allows(value):
+            raise argparse.ArgumentTypeError(f"expected {option.range_text()}, got {text!r}")
+        return value
+
+    return convert
+
+
 def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: str) -> None:
     """The options every searching command shares: one flag per declared search option
     (:func:`gametree.options.declared_options` of :func:`gametree.frontend.options_type`),
@@ -124,6 +140,7 @@ def add_search_options(parser: argparse.ArgumentParser, *, default_algorithm: st
                                if option.name == "algorithm" else option.help)
         else:
             convert = _whole(option) if option.kind == "whole" else \
+                _bytes(option) if option.kind == "bytes" else \
                 positive_seconds if option.positive else non_negative_seconds
             group.add_argument(option.flag, dest=option.name, type=convert,
                                default=option.default, metavar=option.metavar,

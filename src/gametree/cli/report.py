@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import Game
-from ..result import SearchResult
+from ..result import SearchResult, SolveProgress
+from ..values import read_value
 
 
 def line_text(game: Game[Any, Any], state: Any, moves: tuple[Any, ...]) -> str:
@@ -76,3 +77,56 @@ def result_text(game: Game[Any, Any], state: Any, result: SearchResult[Any], *,
         f"{stats.leaves} leaves, {stats.cutoffs} cut-offs, {stats.seconds:.4f} s"
     )
     return "\n".join(lines)
+
+
+_ORDINAL = ("first", "second")
+
+
+def end_text(game: Game[Any, Any], state: Any, result: SearchResult[Any],
+             played: int) -> str | None:
+    """When the game ends with best play, counted in moves from the game's start (``played``
+    moves led to ``state``): ``the first player (X) wins on move 41``, ``a draw``; ``None``
+    when the result is not a proven one with its distance."""
+    if result.outcome is None or result.weak or not result.by_distance or \
+            game.outcome(state) is not None:
+        return None
+    if result.outcome == "draw":
+        return "with best play: a draw"
+    if result.plies is None:
+        return None
+    mover = game.to_move(state)
+    winner = mover if result.outcome == "win" else 1 - mover
+    name = game.player_names[winner]
+    who = f"the {_ORDINAL[winner]} player"
+    if "player" not in name:  # X, O: named as well; "second player" says it already
+        who += f" ({name})"
+    return f"with best play: {who} wins on move {played + result.plies}"
+
+
+def progress_text(progress: SolveProgress) -> str:
+    """A long solve's progress in one line: the root's null window (the range its value is
+    known to lie in, and the value the window tests), positions searched, their rate and the
+    time so far::
+
+        window 8: [loss in 36, win in 34], above draw? · 74.0 M positions · 2.9 M/s · 0:25.5
+    """
+    parts = []
+    if progress.windows and progress.lower is not None and progress.upper is not None \
+            and progress.testing is not None:
+        low = read_value(progress.lower, exhaustive=True)[1]
+        high = read_value(progress.upper, exhaustive=True)[1]
+        test = read_value(progress.testing, exhaustive=True)[1]
+        parts.append(f"window {progress.windows}: [{low}, {high}], above {test}?")
+    parts.append(f"{_count(progress.nodes)} positions")
+    parts.append(f"{_count(int(progress.rate))}/s")
+    minutes, seconds = divmod(progress.seconds, 60)
+    parts.append(f"{int(minutes)}:{seconds:04.1f}")
+    return " · ".join(parts)
+
+
+def _count(number: int) -> str:
+    """``1.2 M``, ``34.5 k``, ``999``: a count short enough for a progress line."""
+    for unit, size in (("G", 10**9), ("M", 10**6), ("k", 10**3)):
+        if number >= size:
+            return f"{number / size:.1f} {unit}"
+    return str(number)

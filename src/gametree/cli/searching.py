@@ -12,6 +12,7 @@ import contextlib
 import io
 import json
 import math
+import shutil
 import sys
 import time
 from collections.abc import Iterator
@@ -22,7 +23,7 @@ from ..frontend import TRACE_ALGORITHM, options_type, trace_options
 from ..game import Game, GameError
 from ..options import SearchOptions
 from ..registry import GameSpec, get, play_moves
-from ..result import SearchResult
+from ..result import SearchResult, SolveProgress
 from ..service import search
 from ..trace import Tracer, format_log
 from .parser import (
@@ -34,7 +35,7 @@ from .parser import (
     search_values,
 )
 from .position import add_record_option, game_and_position
-from .report import position_text, result_text
+from .report import end_text, position_text, progress_text, result_text
 
 
 def search_options(args: argparse.Namespace, *, exact_root: bool = False) -> SearchOptions:
@@ -54,8 +55,13 @@ def _report(args: argparse.Namespace, *, exact_root: bool, analysis: bool) -> in
     spec = get(args.game)
     options = search_options(args, exact_root=exact_root)
     game, state = game_and_position(args)
+    meter = None if args.json or not sys.stdout.isatty() else ProgressMeter()
     with _database(args, game) as database:
-        result = search(game, state, options, database=database)
+        try:
+            result = search(game, state, options, database=database, progress=meter)
+        finally:
+            if meter is not None:
+                meter.clear()
     if args.json:
         document = spec.result_json(game, state, result)
         if args.db:
@@ -66,9 +72,51 @@ def _report(args: argparse.Namespace, *, exact_root: bool, analysis: bool) -> in
         print()
         print(result_text(game, state, result, analysis=analysis))
         _print_extras(spec, game, state, result)
-        if result.algorithm == "database":
+        played = len(spec.split_moves(args.moves)) if args.moves else 0
+        end = end_text(game, state, result, played)
+        if end is not None:
+            print(end)
+        if result.source == "database":
             print(f"from database {args.db}: no search")
+        elif result.source == "book":
+            print("from the opening book: no search (--no-book searches)")
     return 0
+
+
+class ProgressMeter:
+    """A long solve's progress on the terminal: one line on standard error, rewritten at most
+    :data:`REFRESH` times a second, once the solve has taken :data:`QUIET_FOR` seconds (a
+    quick one shows nothing)."""
+
+    def __init__(self) -> None:
+        self.shown = 0.0
+        self.width = 0
+
+    def __call__(self, progress: SolveProgress) -> None:
+        """Show ``progress`` (called by the search about ten times a second)."""
+        if progress.seconds < QUIET_FOR or progress.seconds - self.shown < 1 / REFRESH:
+            return
+        self.shown = progress.seconds
+        text = progress_text(progress)
+        columns = shutil.get_terminal_size().columns - 1
+        text = text[:columns]
+        sys.stderr.write("\r" + text.ljust(self.width))
+        sys.stderr.flush()
+        self.width = len(text)
+
+    def clear(self) -> None:
+        """Take the line away (the solve is over, or was stopped)."""
+        if self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+            self.width = 0
+
+
+QUIET_FOR = 0.5
+"""Seconds a solve runs before its progress is shown."""
+
+REFRESH = 4
+"""The most times a second the progress line is rewritten."""
 
 
 @contextlib.contextmanager

@@ -140,7 +140,13 @@ C_SPLIT_TOP = 28
 C_UNWIND = 29
 C_UNWIND_VALUE = 30
 C_FIRST_LEFT = 31
-HEAD_SIZE = 32
+C_WINDOWS = 32
+C_WINDOW_LOW = 33
+C_WINDOW_HIGH = 34
+C_WINDOW_TEST = 35
+"""The root's null-window searches so far, the value bounds known before the latest, and its
+test (is the value above it?): written by :func:`solve` at the root only, for progress."""
+HEAD_SIZE = 36
 
 BUSY_BITS = 12
 """log2 of the busy marks' slots (see "Threads" above): a few per thread are in use at once."""
@@ -759,6 +765,11 @@ def solve(state: Any, ply: int, weak: bool, ws: Any) -> int:
         elif middle >= 0 and _trunc_half(high) > middle:
             middle = _trunc_half(high)
         threshold = threshold_of(middle, horizon)
+        if ply == 0:  # progress, for whoever watches a long solve (a few stores a window)
+            ws[C_WINDOWS] += 1
+            ws[C_WINDOW_LOW] = threshold_of(low - 1, horizon) + 1
+            ws[C_WINDOW_HIGH] = threshold_of(high, horizon)
+            ws[C_WINDOW_TEST] = threshold
         result = negamax(state, ply, np.int64(EXHAUSTIVE), threshold, threshold + 1, ws)
         if ws[C_ABORTED]:
             return 0

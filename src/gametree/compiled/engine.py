@@ -47,8 +47,10 @@ from ..result import (
     Bound,
     Iteration,
     MoveValue,
+    ProgressListener,
     SearchResult,
     SearchStats,
+    SolveProgress,
     StopReason,
     depth_limited,
 )
@@ -86,7 +88,8 @@ _C_SPLIT_LEFT = 26
 _C_STACK = 27
 _C_SPLIT_TOP = 28
 _C_FIRST_LEFT = 31
-_HEAD_SIZE = 32
+_C_WINDOWS, _C_WINDOW_LOW, _C_WINDOW_HIGH, _C_WINDOW_TEST = range(32, 36)
+_HEAD_SIZE = 36
 _S_SIZE = 6
 _BUSY_BITS = 12
 _SPLIT_LEFT = 16
@@ -106,6 +109,22 @@ _R_ENTRIES = _R_COUNTERS + 9
 _B_EXACT = 0
 _BOUNDS: tuple[Bound, Bound] = ("exact", "upper")
 _MODE_WEAK, _MODE_EXACT_ROOT, _MODE_LINE, _MODE_FRESH = 1, 2, 4, 8
+
+ENTRY_BYTES = 16
+"""Bytes one transposition-table entry takes (two 64-bit words: see ``_engine.py``)."""
+
+
+def table_bits_for(memory: int) -> int:
+    """The table size (``table_bits``: ``2**table_bits`` entries) of the largest table that
+    fits in ``memory`` bytes, within the engine's 8..30 (the one place a size in bytes becomes
+    a table: :attr:`gametree.SearchOptions.table_memory`).
+
+    >>> table_bits_for(64 * 2**20), table_bits_for(2**30), table_bits_for(100 * 2**20)
+    (22, 26, 22)
+    """
+    entries = max(1, memory // ENTRY_BYTES)
+    return min(30, max(8, entries.bit_length() - 1))
+
 
 def resolve_threads(threads: int) -> int:
     """The number of threads ``threads`` asks for: itself, or for 0 every core of the machine
@@ -366,6 +385,7 @@ class CompiledEngine:
     def _reset_counters(self) -> None:
         ws = self._ws
         ws[:_C_ABORTED + 1] = 0
+        ws[_C_WINDOWS] = 0
         ws[_C_DEEPEST] = 0
         ws[_C_OVERFLOW] = 0
 
@@ -480,18 +500,25 @@ class CompiledEngine:
             time=time, nodes=nodes), fresh, form, root)
 
     def run_search(self, state: Any, options: SearchOptions, fresh: bool = False,
-                   form: CompiledForm[Any, Any] | None = None,
-                   root: Any = None) -> SearchResult[Any]:
+                   form: CompiledForm[Any, Any] | None = None, root: Any = None,
+                   progress: ProgressListener | None = None) -> SearchResult[Any]:
         """Search ``state`` as ``options`` ask: the request of both tiers' engines (the Python
         one's :meth:`~gametree.engine.Engine.run_search` takes the same). This engine reads
         ``depth``, ``time``, ``nodes``, ``weak``, ``by_distance``, ``exact_root`` and
         ``seed`` (its table size and threads it was given when made). What is not an option:
         ``fresh`` starts from an empty table, so the result, node counts included, depends
         on nothing searched before; ``form`` (a Python game's compiled form) and ``root``
-        (the Python state that ``state`` encodes) report moves as that game's."""
+        (the Python state that ``state`` encodes) report moves as that game's.
+
+        ``progress``: called about ten times a second with a :class:`SolveProgress` while a
+        solve to the end of the game runs (none for a budgeted or depth-limited search,
+        whose reports are :meth:`iterate`'s). The solve then runs in a thread of its own, on
+        one thread as on several, while the calling thread watches its counters: the search
+        itself does nothing more, and Ctrl-C stops it at once (``KeyboardInterrupt``)."""
         run = self._start(state, options.depth, options.weak, options.by_distance,
                           options.exact_root, options.seed, options.time, options.nodes,
                           False, fresh, form, root)
+        run.progress = progress
         if not run.budgeted:  # one compiled call answers it: no loop, no reports
             return self._one_call(run)
         for _report in self._iterations(run):
@@ -671,9 +698,10 @@ class CompiledEngine:
         mode = run.mode
         if run.seed is None and not run.weak:
             mode |= _MODE_LINE
-        threaded = bool(self._helpers) and ply is None and not run.budgeted
+        threaded = (bool(self._helpers) or run.progress is not None) and ply is None \
+            and not run.budgeted
         if threaded:
-            self._threaded_root(run.state, depth, mode)
+            self._threaded_root(run.state, depth, mode, run.progress)
         else:
             if mode & _MODE_FRESH and self._helpers:
                 self._clear()  # search_root's own emptying knows the main thread's slots only
@@ -718,7 +746,8 @@ class CompiledEngine:
                                   for move, worth, bound in entries]),
                            tuple(pv))
 
-    def _threaded_root(self, state: Any, depth: int, mode: int) -> None:
+    def _threaded_root(self, state: Any, depth: int, mode: int,
+                       progress: ProgressListener | None = None) -> None:
         """:func:`search_root` of a solve to the end of the game on :attr:`threads` threads:
         the main search (``search_root_parallel``, into ``self._out``) and the helpers
         (``helper``), all without the interpreter lock, share the table. A fresh solve's
@@ -731,6 +760,9 @@ class CompiledEngine:
         Python, where SIGINT's handler runs as usual: if it raises (``KeyboardInterrupt``),
         every thread is stopped the same way and joined before the exception goes on; if it
         returns, the search goes on.
+
+        ``progress`` (if any) hears the counters between two waits: the one thread of a
+        watched solve runs here too, without helpers.
         """
         self._load_threads()
         module, ws, helpers = self._module, self._ws, self._helpers
@@ -779,8 +811,7 @@ class CompiledEngine:
                 for thread, done in zip((main, *others), finished, strict=True):
                     thread.start()
                     started.append(done)
-            while not finished[0].wait(0.1):
-                pass  # SIGINT's handler runs here, between two waits
+            self._wait(finished[0], views, progress)
         finally:
             if emptied is not None and len(started) < len(views):
                 emptied.abort()  # a thread failed to start: the others must not wait for it
@@ -794,6 +825,27 @@ class CompiledEngine:
         if failures:
             raise failures[0]
 
+    def _wait(self, done: threading.Event, views: Sequence[Any],
+              progress: ProgressListener | None) -> None:
+        """Wait for the main search's thread, telling ``progress`` (if any) how it goes
+        between two waits; SIGINT's handler runs there too."""
+        began = _clock()
+        while not done.wait(0.1):
+            if progress is not None:
+                progress(self._progress(views, began))
+
+    def _progress(self, views: Sequence[Any], began: float) -> SolveProgress:
+        """What a running solve has done so far, read from its workspaces (the root's window
+        from the main search's)."""
+        ws = self._ws
+        windows = int(ws[_C_WINDOWS])
+        return SolveProgress(
+            windows, int(ws[_C_WINDOW_LOW]) if windows else None,
+            int(ws[_C_WINDOW_HIGH]) if windows else None,
+            int(ws[_C_WINDOW_TEST]) if windows else None,
+            sum(int(view[_C_NODES]) for view in views),
+            sum(int(view[_C_ENTRIES]) for view in views), _clock() - began)
+
     def _share_work(self) -> None:
         """Make every thread's workspace ready for a threaded search: the helpers' counters
         zero and their scoring mode the main search's, no busy mark left by a stopped search,
@@ -805,6 +857,8 @@ class CompiledEngine:
             helper[_C_OVERFLOW] = 0
             helper[_C_BY_DISTANCE] = ws[_C_BY_DISTANCE]
             helper[_C_NODE_LIMIT] = _NO_LIMIT
+        if not self._helpers:  # one thread (a watched solve): no busy marks, none to share
+            return
         busy = int(ws[_C_BUSY])
         ws[busy:busy + (1 << _BUSY_BITS)] = 0
         for view in (ws, *self._helpers):
@@ -935,6 +989,8 @@ class _CompiledRun:
     """The counters as the latest compiled call left them (the R_COUNTERS order)."""
     threaded: bool = False
     """True once a multi-threaded search answered (its counters are summed over threads)."""
+    progress: ProgressListener | None = None
+    """Who hears how a solve to the end goes (:meth:`CompiledEngine.run_search`)."""
 
 
 @dataclass(slots=True)
@@ -967,5 +1023,5 @@ def _read_cycles(module: Any) -> int:
     return int(module.clock())
 
 
-__all__ = ["ALGORITHM", "DEFAULT_TABLE_BITS", "MAX_THREADS", "BatchResult", "Bound",
-           "CompiledEngine", "resolve_threads"]
+__all__ = ["ALGORITHM", "DEFAULT_TABLE_BITS", "ENTRY_BYTES", "MAX_THREADS", "BatchResult",
+           "Bound", "CompiledEngine", "resolve_threads", "table_bits_for"]

@@ -162,7 +162,7 @@ class SolutionDatabase(Generic[S, M]):
             best_move=best_move, value=score, moves=tuple(moves),
             pv=self._line(state, best_move), stats=SearchStats(iterations=0), algorithm=ALGORITHM,
             tier="python", depth=None, by_distance=True, outcome=outcome_of(score), plies=plies,
-            exhaustive=True, complete=True, weak=False)
+            exhaustive=True, complete=True, weak=False, source="database")
 
     def _line(self, state: S, move: M | None) -> tuple[M, ...]:
         """The best line as far as the database knows it."""

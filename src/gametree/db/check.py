@@ -92,7 +92,7 @@ def check(database: Database, *, sample: int = 100, seed: int = 0,
             _check_interior(game, database, state, row, report)
     chosen = random.Random(seed).sample(candidates, min(sample, len(candidates)))
     for row, state in chosen:
-        result = search(game, state)
+        result = search(game, state, book=False)  # the engine's own answer, not a book's
         report.resolved += 1
         found = (1 if result.outcome == "win" else -1 if result.outcome == "loss" else 0,
                  result.plies if result.outcome in ("win", "loss") else None)
