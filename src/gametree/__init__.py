@@ -14,7 +14,17 @@ tier (the compiled engine when the game has a kernel); see :mod:`gametree.servic
 """
 
 from .check import CheckReport, check_game
-from .game import ContractError, Game, GameError, IllegalMoveError, PositionError, TooDeepError
+from .game import (
+    CHANCE,
+    ChanceError,
+    ContractError,
+    Game,
+    GameError,
+    IllegalMoveError,
+    PositionError,
+    Probability,
+    TooDeepError,
+)
 from .games.tree import GameTree, load_tree
 from .options import EngineTuning, SearchOptions
 from .reference import alphabeta, minimax, negamax
@@ -26,7 +36,9 @@ from .values import WIN, Outcome, Value
 __version__ = "0.1.0"
 
 __all__ = [
+    "CHANCE",
     "WIN",
+    "ChanceError",
     "CheckReport",
     "ContractError",
     "EngineTuning",
@@ -37,6 +49,7 @@ __all__ = [
     "MoveValue",
     "Outcome",
     "PositionError",
+    "Probability",
     "SearchOptions",
     "SearchResult",
     "SearchSession",

@@ -17,6 +17,14 @@ values it with :meth:`Game.evaluate`. Explicit trees use this for their numeric 
 look-ahead stops there, the game is not over); real games should give every state without
 moves an outcome.
 
+**Chance** is an optional extension that games without chance never see: a game with dice or
+shuffles sets :attr:`Game.has_chance` and, at a state where chance moves, returns :data:`CHANCE`
+from :meth:`Game.to_move`; :meth:`Game.chance_outcomes` then gives each outcome with its
+probability, and :meth:`Game.moves` the same outcomes in the same order (so that
+:meth:`Game.play`, :meth:`Game.format_move` and :meth:`Game.parse_move` treat an outcome like
+any move). :meth:`Game.turn` says whose turn it is at a chance state (who rolls the die). See
+``docs/contract.md``, section "Chance".
+
 A complete example, the Game of Bones of seed 001 (a heap of bones, take 1, 2 or 3, who
 cannot take loses)::
 
@@ -43,7 +51,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
-from typing import TYPE_CHECKING, Generic, TypeVar
+from fractions import Fraction
+from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 from .values import Value
 from .view import View, text_view
@@ -56,6 +65,16 @@ S = TypeVar("S", bound=Hashable)
 
 M = TypeVar("M", bound=Hashable)
 """The type of a game's moves: hashable, so that tables can remember them."""
+
+
+CHANCE: Final = -1
+"""What :meth:`Game.to_move` returns at a state where chance moves (a die is rolled), in a game
+whose :attr:`Game.has_chance` is true. An ``int`` (OpenSpiel's chance player id), so that
+``to_move`` keeps its type; players are 0 and 1, never -1."""
+
+Probability = Fraction | float
+"""The probability of a chance outcome: a :class:`fractions.Fraction` where it is exact (the
+values computed from it then stay exact), a ``float`` otherwise."""
 
 
 class GameError(Exception):
@@ -77,6 +96,11 @@ class ContractError(GameError):
     """A game broke the contract: for example a state with no moves that is not finished."""
 
 
+class ChanceError(GameError):
+    """A game with chance nodes was given to a search (or a part) that cannot handle chance;
+    the message names what can."""
+
+
 class TooDeepError(ValueError):
     """A search without a depth limit went deeper than Python's recursion allows."""
 
@@ -94,6 +118,10 @@ class Game(ABC, Generic[S, M]):
     player_names: tuple[str, str] = ("first player", "second player")
     """How to call players 0 and 1 when talking to people (``("X", "O")`` for tic-tac-toe)."""
 
+    has_chance: bool = False
+    """True for a game with chance states (where :meth:`to_move` returns :data:`CHANCE`).
+    Searches that know no chance refuse such a game with a :class:`ChanceError`."""
+
     @abstractmethod
     def initial_state(self) -> S:
         """The state in which the game starts."""
@@ -104,7 +132,8 @@ class Game(ABC, Generic[S, M]):
 
         Defined for finished states too (the player who would move next). Usually players
         alternate, but a move may leave the same player to move (an extra turn): every search
-        in gametree handles both.
+        in gametree handles both. In a game whose :attr:`has_chance` is true, a state where
+        chance moves returns :data:`CHANCE` instead.
         """
 
     @abstractmethod
@@ -131,6 +160,35 @@ class Game(ABC, Generic[S, M]):
         "plain" value the seeds print (tic-tac-toe uses 10, Bones uses 1); under distance
         scoring only the sign counts.
         """
+
+    def chance_outcomes(self, state: S) -> Sequence[tuple[M, Probability]]:
+        """At a chance state (:meth:`to_move` is :data:`CHANCE`): each outcome with its
+        probability, in the order of :meth:`moves`; the probabilities are positive and sum to 1.
+
+        An outcome is a move like any other: :meth:`play` plays it, :meth:`format_move` writes
+        it and :meth:`parse_move` reads it, so a line of moves can reach any position. Only
+        games whose :attr:`has_chance` is true override this; the default raises
+        :class:`ContractError`.
+        """
+        raise ContractError(f"{type(self).__name__} has no chance states (its has_chance is "
+                            f"false), so it has no chance outcomes")
+
+    def turn(self, state: S) -> int:
+        """The player (0 or 1) whose turn it is in ``state``, also at a chance state: the player
+        who rolls the die, from whose side a chance state's value is reported.
+
+        The default is :meth:`to_move`, which is right for every state that is not a chance
+        state; a game with chance overrides it.
+        """
+        return self.to_move(state)
+
+    def value_bounds(self) -> tuple[Value, Value] | None:
+        """Optional, for a game with chance: the least and the greatest value any state can
+        have, seen from player 0 — bounds on every :meth:`outcome` and :meth:`evaluate`
+        (Pig: ``(-1, 1)``). With them the engine prunes at chance states (Star1/Star2,
+        Ballard 1983); ``None`` (the default) searches every chance outcome.
+        """
+        return None
 
     def evaluate(self, state: S) -> Value:
         """A heuristic estimate of a state that is not finished, seen from player 0.
@@ -227,9 +285,26 @@ class Game(ABC, Generic[S, M]):
         return texts
 
 
+def is_chance(game: Game[S, M], state: S) -> bool:
+    """True if chance moves in ``state`` (always false for a game without chance)."""
+    return game.has_chance and game.to_move(state) == CHANCE
+
+
+def refuse_chance(game: Game[S, M], what: str) -> None:
+    """Raise :class:`ChanceError` if ``game`` has chance states: ``what`` (for example
+    ``"minimax"``) cannot search them; the message names the searches that can."""
+    if game.has_chance:
+        raise ChanceError(
+            f"{game.name} has chance moves, which {what} cannot search; search it with "
+            f"expectiminimax (the reference family) or the Python-tier engine (Star1/Star2)")
+
+
 def checked_player(game: Game[S, M], state: S) -> int:
-    """``game.to_move(state)``, or :class:`ContractError` if it is not the player 0 or 1."""
+    """``game.to_move(state)``, or :class:`ContractError` if it is not the player 0 or 1
+    (or :data:`CHANCE`, in a game with chance)."""
     player = game.to_move(state)
+    if player == CHANCE and player.__class__ is int and game.has_chance:
+        return player
     if player.__class__ is not int or not 0 <= player <= 1:
         raise ContractError(
             f"{type(game).__name__}.to_move returned {player!r} for {_shown(state)}: players "

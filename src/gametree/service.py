@@ -621,7 +621,7 @@ def _choose(game: Game[S, M], options: SearchOptions,
         return _ReferencePlan(game, options, tracer)
     if options.tier == "python":
         return _EnginePlan(game, options, tracer)
-    reason = _reason_against_compiled(options, tracer)
+    reason = _reason_against_compiled(game, options, tracer)
     form = None
     if reason is None:
         found = _compiled_form(game)
@@ -639,7 +639,10 @@ def _choose(game: Game[S, M], options: SearchOptions,
     return _EnginePlan(game, options, tracer)
 
 
-def _reason_against_compiled(options: SearchOptions, tracer: Tracer[Any, Any] | None) -> str | None:
+def _reason_against_compiled(game: Game[Any, Any], options: SearchOptions,
+                             tracer: Tracer[Any, Any] | None) -> str | None:
+    if game.has_chance:
+        return f"{game.name} has chance moves, which the compiled tier does not search"
     if tracer is not None and tracer.enabled:
         return "a trace follows the search step by step, which only the Python tier records"
     if options.tuning.python_only:

@@ -23,7 +23,7 @@ import time as clock
 from collections.abc import Generator, Hashable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-from ..game import Game, check_root, search_too_deep
+from ..game import Game, check_root, refuse_chance, search_too_deep
 from ..limits import (
     NO_LIMITS,
     Limits,
@@ -302,6 +302,7 @@ class Engine(Generic[S, M]):
         if seed is not None and (seed.__class__ is bool or not isinstance(seed, int)):
             raise ValueError(f"seed must be an integer or None, got {seed!r}")
         root = self.game.initial_state() if state is None else state
+        refuse_chance(self.game, "the engine")
         player, root_key = check_root(self.game, root)
         table = self.table
         generation = table.new_search() if table is not None else 0

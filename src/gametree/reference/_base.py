@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
-from ..game import Game, checked_player
+from ..game import Game, checked_player, refuse_chance
 from ..limits import check_depth
 from ..result import Bound, MoveValue, SearchResult, SearchStats
 from ..trace import LeafKind, Role, Tracer, leaf_kind
@@ -56,6 +56,9 @@ class ReferenceSearch(Generic[S, M]):
     algorithm = "reference"
     windowed = False
     """True for algorithms with an alpha-beta window, whose root log lines show it."""
+    chance = False
+    """True for algorithms that search chance states (expectiminimax); the others refuse a
+    game with chance."""
 
     def __init__(
         self,
@@ -67,6 +70,8 @@ class ReferenceSearch(Generic[S, M]):
         tracer: Tracer[S, M] | None,
     ) -> None:
         check_depth(depth)
+        if not self.chance:
+            refuse_chance(game, self.algorithm)
         self.game = game
         self.root = root
         self.root_player = checked_player(game, root)
