@@ -198,8 +198,9 @@ def get(name: str) -> GameSpec:
     return known[name]
 
 
-def make(name: str, **options: Any) -> Game[Any, Any]:
-    """Build the game registered as ``name`` with the given options."""
+def make(name: str, /, **options: Any) -> Game[Any, Any]:
+    """Build the game registered as ``name`` with the given options (a game may have an option
+    called ``name``: the openspiel game's)."""
     return get(name).make(**options)
 
 

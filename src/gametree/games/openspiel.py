@@ -46,7 +46,7 @@ import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from ..game import Game, IllegalMoveError
+from ..game import CHANCE, Game, IllegalMoveError
 from ..registry import GameOption, GameSpec
 from ..values import Value
 
@@ -64,8 +64,6 @@ SUPPORTED = ("gametree searches OpenSpiel games that are two-player, zero-sum (o
 TERMINAL_PLAYER = -4
 """OpenSpiel's ``kTerminalPlayerId``: ``current_player()`` of a finished game."""
 
-CHANCE_PLAYER = -1
-"""OpenSpiel's ``kChancePlayerId``: ``current_player()`` at a chance node."""
 
 _KINDS: dict[type, str] = {int: "a whole number", float: "a number", bool: "true or false",
                            str: "a text"}
@@ -107,7 +105,8 @@ class OpenSpielState:
         """The OpenSpiel state (``pyspiel.State``); never change it."""
         player = spiel.current_player()
         self.player: int = player
-        """OpenSpiel's current player: 0, 1, -1 at a chance node, -4 once the game is over."""
+        """OpenSpiel's current player: 0, 1, -1 at a chance node (OpenSpiel's chance player id
+        is gametree's :data:`~gametree.game.CHANCE`), -4 once the game is over."""
         self.mover: int = mover if player < 0 else player
         """Whose turn it is: the player to move, or at a chance node and at the end the last
         player who moved."""
@@ -156,6 +155,9 @@ class OpenSpielGame(Game[OpenSpielState, int]):
         self.name = str(self.spiel_game)
         self.has_chance = self.spiel_game.get_type().chance_mode.name != "DETERMINISTIC"
         self._evaluate = evaluate
+        low, high = self.spiel_game.min_utility(), self.spiel_game.max_utility()
+        self._bounds = (low, high) if self.spiel_game.get_type().utility.name == "ZERO_SUM" \
+            else ((low - high) / 2, (high - low) / 2)
 
     def initial_state(self) -> OpenSpielState:
         """OpenSpiel's initial state."""
@@ -164,7 +166,7 @@ class OpenSpielGame(Game[OpenSpielState, int]):
     def to_move(self, state: OpenSpielState) -> int:
         """The player to move (at the end, the last who moved); at a chance node
         :data:`gametree.game.CHANCE`."""
-        return CHANCE_PLAYER if state.player == CHANCE_PLAYER else state.mover
+        return CHANCE if state.player == CHANCE else state.mover
 
     def turn(self, state: OpenSpielState) -> int:
         """Whose turn it is, also at a chance node: the player who moved last (who rolls)."""
@@ -175,7 +177,7 @@ class OpenSpielGame(Game[OpenSpielState, int]):
         :meth:`chance_outcomes`); none once the game is over."""
         if state.utility is not None:
             return ()
-        if state.player == CHANCE_PLAYER:
+        if state.player == CHANCE:
             return [action for action, _probability in state.spiel.chance_outcomes()]
         return state.spiel.legal_actions()  # type: ignore[no-any-return]
 
@@ -187,13 +189,19 @@ class OpenSpielGame(Game[OpenSpielState, int]):
     def play(self, state: OpenSpielState, move: int) -> OpenSpielState:
         """OpenSpiel's state after ``move``, on a copy (``state`` is unchanged)."""
         child = state.spiel.child(move)
-        if state.player == CHANCE_PLAYER:
+        if state.player == CHANCE:
             return OpenSpielState(child, state.mover, state.chances + 1)
         return OpenSpielState(child, state.player, state.chances)
 
     def outcome(self, state: OpenSpielState) -> Value | None:
         """``None`` while the game goes on, then OpenSpiel's returns as player 0's result."""
         return state.utility
+
+    def value_bounds(self) -> tuple[Value, Value]:
+        """The least and the greatest result for player 0, from OpenSpiel's utilities (with
+        them the engine prunes at chance nodes); a heuristic given as ``evaluate`` must keep
+        within them too."""
+        return self._bounds
 
     def evaluate(self, state: OpenSpielState) -> Value:
         """The heuristic given to the game (seen from player 0), else 0."""
