@@ -95,12 +95,12 @@ class OpenSpielState:
     state inside is never changed), hashable by its key, with what the search asks for at
     every node worked out once."""
 
-    __slots__ = ("chances", "key", "mover", "player", "spiel", "utility")
+    __slots__ = ("_key", "chances", "mover", "moves", "player", "spiel", "utility")
 
-    def __init__(self, spiel: Any, mover: int, chances: int) -> None:
+    def __init__(self, spiel: Any, mover: int, moves: int, chances: int) -> None:
         """Wrap ``spiel`` (an OpenSpiel state no one changes any more); ``mover`` is the last
-        player who moved before it (0 at the start), ``chances`` how many chance outcomes led
-        to it."""
+        player who moved before it (0 at the start), ``moves`` how many moves (chance outcomes
+        included) and ``chances`` how many chance outcomes led to it."""
         self.spiel = spiel
         """The OpenSpiel state (``pyspiel.State``); never change it."""
         player = spiel.current_player()
@@ -110,6 +110,8 @@ class OpenSpielState:
         self.mover: int = mover if player < 0 else player
         """Whose turn it is: the player to move, or at a chance node and at the end the last
         player who moved."""
+        self.moves: int = moves
+        """How many moves led here, chance outcomes included."""
         self.chances: int = chances
         """How many chance outcomes led here."""
         self.utility: Value | None = None
@@ -117,9 +119,17 @@ class OpenSpielState:
         if player == TERMINAL_PLAYER:
             first, second = spiel.returns()
             self.utility = (first - second) / 2
-        self.key: str = f"{player} {spiel.move_number()} {chances}\n{spiel}"
-        """OpenSpiel's text of the state, with the player to move (or chance) and how many
-        moves and chance outcomes led here (see the module's doc)."""
+        self._key: tuple[int, int, int, str] | None = None
+
+    @property
+    def key(self) -> tuple[int, int, int, str]:
+        """The player to move (or chance), how many moves and chance outcomes led here, and
+        OpenSpiel's text of the state (see the module's doc). Worked out when first asked: a
+        search asks for the keys of the positions it goes on from, not of finished games."""
+        key = self._key
+        if key is None:
+            key = self._key = (self.player, self.moves, self.chances, str(self.spiel))
+        return key
 
     def __hash__(self) -> int:
         return hash(self.key)
@@ -161,7 +171,7 @@ class OpenSpielGame(Game[OpenSpielState, int]):
 
     def initial_state(self) -> OpenSpielState:
         """OpenSpiel's initial state."""
-        return OpenSpielState(self.spiel_game.new_initial_state(), 0, 0)
+        return OpenSpielState(self.spiel_game.new_initial_state(), 0, 0, 0)
 
     def to_move(self, state: OpenSpielState) -> int:
         """The player to move (at the end, the last who moved); at a chance node
@@ -190,8 +200,8 @@ class OpenSpielGame(Game[OpenSpielState, int]):
         """OpenSpiel's state after ``move``, on a copy (``state`` is unchanged)."""
         child = state.spiel.child(move)
         if state.player == CHANCE:
-            return OpenSpielState(child, state.mover, state.chances + 1)
-        return OpenSpielState(child, state.player, state.chances)
+            return OpenSpielState(child, state.mover, state.moves + 1, state.chances + 1)
+        return OpenSpielState(child, state.player, state.moves + 1, state.chances)
 
     def outcome(self, state: OpenSpielState) -> Value | None:
         """``None`` while the game goes on, then OpenSpiel's returns as player 0's result."""
