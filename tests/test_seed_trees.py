@@ -34,7 +34,7 @@ def final_values(events: list[TraceEvent]) -> dict[str, float]:
     values: dict[str, float] = {}
     for event in events:
         if event.kind in ("done", "leaf") and event.node is not None and event.value is not None:
-            values[event.node] = event.value
+            values[event.node] = float(event.value)
     return values
 
 

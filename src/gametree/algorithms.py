@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .reference import alphabeta, minimax, negamax
+from .reference import alphabeta, expectiminimax, minimax, negamax
 from .result import SearchResult
 
 ENGINE = "engine"
@@ -53,6 +53,8 @@ ALGORITHMS: dict[str, Algorithm] = {
         Algorithm("alphabeta", "alpha-beta pruning, MAX/MIN form (seed 004)", alphabeta),
         Algorithm("negamax", "negamax with fail-soft alpha-beta, one function for both sides",
                   negamax),
+        Algorithm("expectiminimax", "expectiminimax, MAX/MIN/CHANCE form: chance nodes "
+                  "averaged over their outcomes (games with dice; AIMA 5.5)", expectiminimax),
         Algorithm(ENGINE, "the engine: alpha-beta with transposition table, move ordering, "
                   "iterative deepening and time control, compiled when the game has a kernel "
                   "(docs/engine.md)", None),

@@ -8,9 +8,11 @@ Neither front-end imports the other; both import this module, which imports neit
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from .game import Game
 from .options import Front, OptionError, SearchOptions, declared_options, option_names
 from .registry import GameOption, GameOptionError, GameSpec, games, spec_at
 
@@ -18,6 +20,19 @@ TRACE_ALGORITHM = "alphabeta"
 """What a trace runs unless told otherwise: seed 004's alpha-beta, whose log the trace
 reproduces, rather than the engine (whose preliminary probes and table would make the log hard
 to follow for a learner)."""
+
+CHANCE_TRACE_ALGORITHM = "expectiminimax"
+"""What a trace of a game with chance runs where :data:`TRACE_ALGORITHM` was asked for:
+alpha-beta has no chance nodes; the textbook's next chapter, expectiminimax, has."""
+
+
+def trace_options(game: Game[Any, Any], options: SearchOptions) -> SearchOptions:
+    """``options`` for a trace of ``game``: :data:`CHANCE_TRACE_ALGORITHM` instead of
+    :data:`TRACE_ALGORITHM` for a game with chance, else ``options`` as they are."""
+    if game.has_chance and options.algorithm == TRACE_ALGORITHM:
+        return dataclasses.replace(options, algorithm=CHANCE_TRACE_ALGORITHM)
+    return options
+
 
 _options_type: type[SearchOptions] = SearchOptions
 

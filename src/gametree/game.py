@@ -54,7 +54,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
-from .values import Value
+from .values import Outcome, Value, for_player, outcome_of
 from .view import View, text_view
 
 if TYPE_CHECKING:
@@ -297,6 +297,28 @@ def refuse_chance(game: Game[S, M], what: str) -> None:
         raise ChanceError(
             f"{game.name} has chance moves, which {what} cannot search; search it with "
             f"expectiminimax (the reference family) or the Python-tier engine (Star1/Star2)")
+
+
+def chance_line_result(game: Game[S, M], state: S,
+                       line: Sequence[M]) -> tuple[Outcome | None, int | None]:
+    """The result of ``line`` played from ``state``, for the player whose turn it is in
+    ``state``, and its length in plies — when the line reaches the end of the game with no
+    chance state on the way (``state`` included); else ``(None, None)``.
+
+    A search of a game with chance says "win in N" only for such a line: its value is then the
+    utility at its end, not an average over dice."""
+    if is_chance(game, state):
+        return None, None
+    player = game.turn(state)
+    for move in line:
+        state = game.play(state, move)
+        if is_chance(game, state):
+            return None, None
+    utility = game.outcome(state)
+    if utility is None:
+        return None, None
+    result = outcome_of(for_player(utility, player))
+    return result, None if result == "draw" else len(line)
 
 
 def checked_player(game: Game[S, M], state: S) -> int:

@@ -22,6 +22,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "gametree.games.sticks",
     "gametree.games.connect4",
     "gametree.games.tree",
+    "gametree.games.pig",
     "gametree.games.openspiel",
 )
 """Modules that define a built-in game's ``SPEC``, in the order ``gametree games`` lists them."""

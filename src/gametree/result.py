@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Generic, Literal, TypeVar
 
 from .game import Game
 from .values import Bound as ValueBound
-from .values import Outcome, Value, ValueKind, plies_to_result, read_value
+from .values import (
+    Expected,
+    Outcome,
+    Value,
+    ValueKind,
+    expected_text,
+    fraction_text,
+    plies_to_result,
+    read_value,
+)
 
 M = TypeVar("M")
 
@@ -46,10 +56,19 @@ class MoveValue(Generic[M]):
     it); else the depth in plies it was searched to, with the game's heuristic at that depth
     (a depth-limited value, which deeper searches may change)."""
 
+    fraction: Fraction | None = None
+    """In a game with chance, :attr:`value` as an exact fraction where the probabilities and
+    utilities behind it are exact (:attr:`value` is then its nearest float)."""
+
     @property
     def exact(self) -> bool:
         """True if :attr:`value` is the move's proven value: not a bound, not depth-limited."""
         return self.bound == "exact" and self.depth is None
+
+    @property
+    def expected(self) -> Expected:
+        """:attr:`fraction` where there is one, else :attr:`value`."""
+        return self.value if self.fraction is None else self.fraction
 
 
 @dataclass(slots=True)
@@ -175,6 +194,19 @@ class SearchResult(Generic[M]):
     """True for a weak solve: only win, draw or loss was proven, and values are 1, 0 and -1
     (:attr:`by_distance` is then false). The line is then only the best move."""
 
+    chance: bool = False
+    """True for a game with chance: values are expected utilities on the game's own scale
+    (:attr:`by_distance` is false); :attr:`outcome` and :attr:`plies` are given only when the
+    line found to the end of the game has no chance move in it."""
+
+    fraction: Fraction | None = None
+    """With :attr:`chance`: :attr:`value` as an exact fraction, where it is one."""
+
+    @property
+    def expected(self) -> Expected:
+        """:attr:`fraction` where there is one, else :attr:`value`."""
+        return self.value if self.fraction is None else self.fraction
+
     @property
     def exact(self) -> bool:
         """True if every root move's value is exact: proven, and not only a bound."""
@@ -197,27 +229,46 @@ class SearchResult(Generic[M]):
         ``draw``, ``loss in 4``, ``estimate +7`` (a depth limit cut the search), the number
         (an exact score that is no game result), ``win``/``draw``/``loss`` for a weak solve;
         ``units`` spells distances out (``win in 3 plies``)."""
-        return self._read(self.value, "exact", root=True, units=units)[1]
+        return self._read(self.expected, "exact", root=True, units=units)[1]
 
     def value_kind(self) -> ValueKind:
         """What :attr:`value` is: ``win``, ``loss``, ``draw`` (proven), ``estimate`` or
         ``score`` (see :data:`gametree.values.ValueKind`)."""
-        return self._read(self.value, "exact", root=True)[0]
+        return self._read(self.expected, "exact", root=True)[0]
 
     def move_text(self, entry: MoveValue[M], *, units: bool = False) -> str:
         """A root move's value in words, ``at most ...``/``at least ...`` when it is only a
         bound; ``units`` spells distances out (``win in 3 plies``)."""
-        return self._read(entry.value, entry.bound, root=False, units=units)[1]
+        return self._read(entry.expected, entry.bound, root=False, units=units)[1]
 
     def move_kind(self, entry: MoveValue[M]) -> ValueKind:
         """What a root move's value (or its bound) is, as :meth:`move_text` words it."""
-        return self._read(entry.value, entry.bound, root=False)[0]
+        return self._read(entry.expected, entry.bound, root=False)[0]
 
-    def _read(self, value: Value, bound: Bound, *, root: bool,
+    def _read(self, value: Expected, bound: Bound, *, root: bool,
               units: bool = False) -> tuple[ValueKind, str]:
         exhaustive, complete = self._flags(root=root)
-        return read_value(value, by_distance=self.by_distance, exhaustive=exhaustive,
+        if self.chance:
+            return self._read_expected(value, bound, root=root, complete=complete, units=units)
+        plain = float(value) if isinstance(value, Fraction) else value
+        return read_value(plain, by_distance=self.by_distance, exhaustive=exhaustive,
                           complete=complete, weak=self.weak, bound=bound, units=units)
+
+    def _read_expected(self, value: Expected, bound: Bound, *, root: bool, complete: bool,
+                       units: bool) -> tuple[ValueKind, str]:
+        """An expected utility's words: a result only on a chance-free line to the end
+        (``win in 3``), else ``expected 0.594`` (``estimate 0.594`` where a depth limit cut
+        the search)."""
+        relation = {"exact": "", "upper": "at most ", "lower": "at least "}[bound]
+        if root and self.outcome is not None:
+            if self.outcome == "draw" or self.plies is None:
+                return self.outcome, self.outcome
+            plies = f"{self.plies} {'ply' if self.plies == 1 else 'plies'}" if units \
+                else str(self.plies)
+            return self.outcome, f"{self.outcome} in {plies}"
+        if not complete:
+            return "estimate", f"estimate {relation}{expected_text(value).split()[1]}"
+        return "expected", relation + expected_text(value)
 
     def to_dict(self, game: Game[Any, M], root: Any) -> dict[str, Any]:
         """The result as the documented JSON object (``docs/json.md``).
@@ -228,11 +279,15 @@ class SearchResult(Generic[M]):
         pv = game.format_line(root, self.pv)
         moves = []
         for entry in self.moves:
-            kind, text = self._read(entry.value, entry.bound, root=False)
+            kind, text = self._read(entry.expected, entry.bound, root=False)
             moves.append({"move": game.format_move(root, entry.move), "value": entry.value,
                           "exact": entry.exact, "bound": entry.bound, "depth": entry.depth,
                           "value_text": text, "value_kind": kind})
-        value_kind, value_text = self._read(self.value, "exact", root=True)
+            if self.chance:
+                moves[-1]["value_fraction"] = fraction_text(entry.fraction)
+        value_kind, value_text = self._read(self.expected, "exact", root=True)
+        chance = {"chance": True, "value_fraction": fraction_text(self.fraction)} \
+            if self.chance else {}
         return {
             "algorithm": self.algorithm,
             "tier": self.tier,
@@ -247,6 +302,7 @@ class SearchResult(Generic[M]):
             "depth": self.depth,
             "distance_scoring": self.by_distance,
             "weak": self.weak,
+            **chance,
             "stats": self.stats.as_dict(),
         }
 

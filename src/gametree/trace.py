@@ -11,17 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
+from fractions import Fraction
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
-from .game import Game
-from .values import Value, for_player, format_bound, format_value, outcome_of
+from .game import Game, Probability
+from .values import (
+    Expected,
+    Value,
+    exact_text,
+    for_player,
+    format_bound,
+    format_value,
+    number_text,
+    outcome_of,
+)
 
 S = TypeVar("S")
 M = TypeVar("M")
 
 EventKind = Literal["enter", "try", "scored", "alpha", "beta", "prune", "leaf", "done", "table",
                     "iteration"]
-Role = Literal["MAX", "MIN"]
+Role = Literal["MAX", "MIN", "CHANCE"]
 LeafKind = Literal["win", "loss", "draw", "heuristic"]
 
 
@@ -48,7 +58,8 @@ class TraceEvent:
     """Distance of the node from the root (the root is 0)."""
 
     role: Role
-    """``MAX`` for the root player's nodes, ``MIN`` for the opponent's."""
+    """``MAX`` for the root player's nodes, ``MIN`` for the opponent's, ``CHANCE`` where chance
+    moves (expectiminimax)."""
 
     node: str | None = None
     """The node's label, when the game names its states (explicit trees do)."""
@@ -56,13 +67,14 @@ class TraceEvent:
     move: str | None = None
     """The move tried or scored (``try``, ``scored``, ``done``: the best move)."""
 
-    value: Value | None = None
-    """The value scored, the leaf value, the node's final value, or the new alpha / beta."""
+    value: Expected | None = None
+    """The value scored, the leaf value, the node's final value, or the new alpha / beta (an
+    exact :class:`~fractions.Fraction` where expectiminimax keeps one)."""
 
-    alpha: Value | None = None
+    alpha: Expected | None = None
     """Alpha after the step (alpha-beta searches only)."""
 
-    beta: Value | None = None
+    beta: Expected | None = None
     """Beta after the step (alpha-beta searches only)."""
 
     skipped: tuple[str, ...] = ()
@@ -71,6 +83,10 @@ class TraceEvent:
     leaf: LeafKind | None = None
     """For ``leaf`` events: a finished game (``win``/``loss``/``draw`` for the root player) or a
     ``heuristic`` estimate."""
+
+    probability: str | None = None
+    """At a chance node, the probability of the outcome tried or scored, as text (``1/6``,
+    ``0.9``)."""
 
     def as_dict(self, *, by_distance: bool = True) -> dict[str, Any]:
         """The event as a JSON-ready dict; infinite bounds become ``"-inf"``/``"+inf"``.
@@ -83,16 +99,20 @@ class TraceEvent:
         data["skipped"] = list(self.skipped)
         for name in ("alpha", "beta"):
             bound = data[name]
-            data[f"{name}_text"] = None if bound is None else format_bound(
+            data[f"{name}_text"] = None if bound is None else _bound_text(
                 bound, by_distance=by_distance)
             if isinstance(bound, float) and bound in (float("inf"), float("-inf")):
                 data[name] = format_bound(bound)
+        for name in ("value", "alpha", "beta"):
+            if isinstance(data[name], Fraction):  # exact expected values: a float beside text
+                data[f"{name}_exact"] = str(data[name])
+                data[name] = float(data[name])
         if self.value is None:
             data["value_text"] = None
         elif self.kind == "iteration":
             data["value_text"] = f"depth {int(self.value)}"
         else:
-            data["value_text"] = format_value(self.value, by_distance=by_distance)
+            data["value_text"] = _value_text(self.value, by_distance=by_distance)
         return data
 
 
@@ -153,8 +173,8 @@ class Tracer(Generic[S, M]):
 
     # -- what searches call ------------------------------------------------------------------
 
-    def enter(self, state: S, ply: int, role: Role, alpha: Value | None = None,
-              beta: Value | None = None) -> None:
+    def enter(self, state: S, ply: int, role: Role, alpha: Expected | None = None,
+              beta: Expected | None = None) -> None:
         """The search starts valuing ``state``."""
         if self.enabled:
             self._emit(TraceEvent("enter", ply, role, self._node(state), alpha=alpha, beta=beta))
@@ -164,27 +184,47 @@ class Tracer(Generic[S, M]):
         if self.enabled:
             self._emit(TraceEvent("try", ply, role, self._node(state), self._move(state, move)))
 
-    def scored(self, state: S, ply: int, role: Role, move: M, value: Value,
-               alpha: Value | None = None, beta: Value | None = None) -> None:
+    def scored(self, state: S, ply: int, role: Role, move: M, value: Expected,
+               alpha: Expected | None = None, beta: Expected | None = None) -> None:
         """``move`` came back with ``value``; ``alpha``/``beta`` are the window afterwards."""
         if self.enabled:
             self._emit(TraceEvent("scored", ply, role, self._node(state), self._move(state, move),
                                   value, alpha, beta))
 
-    def alpha_raised(self, state: S, ply: int, role: Role, alpha: Value, beta: Value) -> None:
+    def try_outcome(self, state: S, ply: int, outcome: M, probability: Probability,
+                    alpha: Expected | None = None, beta: Expected | None = None) -> None:
+        """At the chance node ``state`` the search follows ``outcome`` (of ``probability``);
+        ``alpha``/``beta``: the window the outcome is searched with (Star1/Star2)."""
+        if self.enabled:
+            self._emit(TraceEvent("try", ply, "CHANCE", self._node(state),
+                                  self._move(state, outcome), alpha=alpha, beta=beta,
+                                  probability=probability_text(probability)))
+
+    def outcome_scored(self, state: S, ply: int, outcome: M, probability: Probability,
+                       value: Expected, alpha: Expected | None = None,
+                       beta: Expected | None = None) -> None:
+        """``outcome`` (of ``probability``) came back with ``value``."""
+        if self.enabled:
+            self._emit(TraceEvent("scored", ply, "CHANCE", self._node(state),
+                                  self._move(state, outcome), value, alpha, beta,
+                                  probability=probability_text(probability)))
+
+    def alpha_raised(self, state: S, ply: int, role: Role, alpha: Expected,
+                     beta: Expected) -> None:
         """Alpha went up to ``alpha``."""
         if self.enabled:
             self._emit(TraceEvent("alpha", ply, role, self._node(state), value=alpha,
                                   alpha=alpha, beta=beta))
 
-    def beta_lowered(self, state: S, ply: int, role: Role, alpha: Value, beta: Value) -> None:
+    def beta_lowered(self, state: S, ply: int, role: Role, alpha: Expected,
+                     beta: Expected) -> None:
         """Beta went down to ``beta``."""
         if self.enabled:
             self._emit(TraceEvent("beta", ply, role, self._node(state), value=beta,
                                   alpha=alpha, beta=beta))
 
-    def pruned(self, state: S, ply: int, role: Role, skipped: Sequence[M], alpha: Value,
-               beta: Value) -> None:
+    def pruned(self, state: S, ply: int, role: Role, skipped: Sequence[M], alpha: Expected,
+               beta: Expected) -> None:
         """The moves in ``skipped`` will not be searched (alpha >= beta)."""
         if self.enabled:
             texts = tuple(self._move(state, move) for move in skipped)
@@ -212,7 +252,7 @@ class Tracer(Generic[S, M]):
         if self.enabled:
             self._emit(TraceEvent("iteration", 0, "MAX", value=depth))
 
-    def done(self, state: S, ply: int, role: Role, value: Value, best: M | None) -> None:
+    def done(self, state: S, ply: int, role: Role, value: Expected, best: M | None) -> None:
         """The search finished ``state`` with ``value`` (``best``: the move that gave it)."""
         if self.enabled:
             move = None if best is None else self._move(state, best)
@@ -251,19 +291,22 @@ def format_event(event: TraceEvent, *, by_distance: bool = True) -> str | None:
     name = f" {event.node}" if event.node else ""
     head = f"{indent}{top}{event.role} node{name}..."
 
-    def val(value: Value | None) -> str:
-        return "?" if value is None else format_value(value, by_distance=by_distance)
+    def val(value: Expected | None) -> str:
+        return "?" if value is None else _value_text(value, by_distance=by_distance)
 
     def window() -> str:
         if event.alpha is None or event.beta is None:
             return ""
-        return f" ( A = {format_bound(event.alpha, by_distance=by_distance)} : B = " \
-               f"{format_bound(event.beta, by_distance=by_distance)} )"
+        return f" ( A = {_bound_text(event.alpha, by_distance=by_distance)} : B = " \
+               f"{_bound_text(event.beta, by_distance=by_distance)} )"
 
+    chance = f" (p = {event.probability})" if event.probability is not None else ""
     if event.kind == "try":
-        return f"{head} Try Move : {event.move}"
+        what = "Outcome" if event.role == "CHANCE" else "Move"
+        return f"{head} Try {what} : {event.move}{chance}"
     if event.kind == "scored":
-        return f"{head} Move scored : {val(event.value)}{window()}"
+        what = "Outcome" if event.role == "CHANCE" else "Move"
+        return f"{head} {what} scored : {val(event.value)}{chance}{window()}"
     if event.kind == "prune":
         return f"{head} Prune : {', '.join(event.skipped)}{window()}"
     if event.kind == "leaf":
@@ -286,10 +329,32 @@ def format_event(event: TraceEvent, *, by_distance: bool = True) -> str | None:
         if event.ply == 0:
             best = f" (move {event.move})" if event.move is not None else ""
             return f"{head} DONE!!! Best Score = {val(event.value)}{best}"
+        if event.role == "CHANCE":
+            return f"{head} Expected score = {val(event.value)}"
         return f"{head} Final score = {val(event.value)}"
     return None
 
 
+
+
+def _value_text(value: Expected, *, by_distance: bool) -> str:
+    """A value in a log: an exact expected value as its number, else :func:`format_value`."""
+    if isinstance(value, Fraction):
+        return exact_text(value)
+    return format_value(value, by_distance=by_distance)
+
+
+def _bound_text(value: Expected, *, by_distance: bool) -> str:
+    if isinstance(value, Fraction):
+        return exact_text(value)
+    return format_bound(value, by_distance=by_distance)
+
+
+def probability_text(probability: Probability) -> str:
+    """A probability as the log writes it: ``1/6`` for a fraction, ``0.9`` for a float."""
+    if isinstance(probability, Fraction):
+        return str(probability)
+    return number_text(probability)
 
 
 def format_log(events: Iterable[TraceEvent], *, by_distance: bool = True) -> str:

@@ -27,19 +27,24 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Literal, TypeVar
 
 Value = float
 """A search value (an ``int`` is accepted wherever a ``Value`` is expected)."""
 
+Expected = float | Fraction
+"""An expected utility in a game with chance: a :class:`fractions.Fraction` where the
+probabilities and utilities are exact, else a ``float`` (see :func:`expected_text`)."""
+
 Outcome = Literal["win", "draw", "loss"]
 """A proven game result, seen from the player to move."""
 
-ValueKind = Literal["win", "loss", "draw", "estimate", "score"]
+ValueKind = Literal["win", "loss", "draw", "estimate", "score", "expected"]
 """What a value is, as its words say: a proven ``win``, ``loss`` or ``draw``; an ``estimate``
-(a depth limit cut the search, so heuristic guesses entered it); or a ``score``, a number that
+(a depth limit cut the search, so heuristic guesses entered it); a ``score``, a number that
 is exact but not a game result in the win/loss sense (an explicit tree's numeric leaves, searched
-to the end)."""
+to the end); or, in a game with chance, an ``expected`` utility searched to the end."""
 
 Bound = Literal["exact", "lower", "upper"]
 """How a value relates to the true one: ``exact``, or a ``lower`` or ``upper`` bound on it."""
@@ -205,6 +210,33 @@ def break_tie(tied: Sequence[T], seed: int | None) -> T:
     moves give the same move wherever the answer comes from.
     """
     return tied[0] if seed is None else random.Random(seed).choice(tied)
+
+
+def exact_text(value: Expected) -> str:
+    """A value as a plain number, a fraction written as a decimal where it has a short one:
+    ``21/10`` is ``2.1``, ``1/3`` stays ``1/3``; floats and ints as :func:`number_text`."""
+    if not isinstance(value, Fraction):
+        return number_text(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    for digits in range(1, 7):
+        scaled = value * 10**digits
+        if scaled.denominator == 1:
+            return f"{float(value):.{digits}f}"
+    return str(value)
+
+
+def expected_text(value: Expected) -> str:
+    """An expected utility in words for people: ``expected 0.594`` (three decimals at most;
+    the exact fraction is given beside it where one exists, see :func:`fraction_text`)."""
+    text = f"{float(value):.3f}".rstrip("0").rstrip(".")
+    return f"expected {'0' if text == '-0' else text}"
+
+
+def fraction_text(value: Expected | None) -> str | None:
+    """The exact text of a :class:`~fractions.Fraction` value (``"21/10"``), else ``None``:
+    what JSON gives beside a float value where the value is exact."""
+    return str(value) if isinstance(value, Fraction) else None
 
 
 def number_text(value: Value) -> str:

@@ -165,6 +165,9 @@ class TreeChild:
     value: str | None = None
     """A leaf's value as text (``5``, ``win``); ``None`` for an inner node."""
 
+    probability: str | None = None
+    """Below a chance node, the probability of reaching this child (``9/10``)."""
+
 
 @dataclass(frozen=True)
 class TreeNode:
@@ -173,16 +176,20 @@ class TreeNode:
     label: str
     """The node's label."""
 
-    role: Literal["MAX", "MIN"]
-    """``MAX`` if player 0 moves here, else ``MIN``."""
+    role: Literal["MAX", "MIN", "CHANCE"]
+    """``MAX`` if player 0 moves here, ``CHANCE`` where chance moves, else ``MIN``."""
 
     children: tuple[TreeChild, ...] = ()
     """The children, leftmost first: the move with ``child == i`` goes to ``children[i]``."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: ``label``, ``role`` and ``children`` (each ``label`` and ``value``)."""
+        """The JSON form: ``label``, ``role`` and ``children`` (each ``label`` and ``value``,
+        and below a chance node its ``probability``)."""
         return {"label": self.label, "role": self.role,
-                "children": [{"label": kid.label, "value": kid.value} for kid in self.children]}
+                "children": [{"label": kid.label, "value": kid.value} |
+                             ({} if kid.probability is None else
+                              {"probability": kid.probability})
+                             for kid in self.children]}
 
 
 @dataclass(frozen=True)

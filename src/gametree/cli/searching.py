@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..algorithms import DEFAULT_ALGORITHM
-from ..frontend import TRACE_ALGORITHM, options_type
+from ..frontend import TRACE_ALGORITHM, options_type, trace_options
 from ..game import Game, GameError
 from ..options import SearchOptions
 from ..registry import GameSpec, get, play_moves
@@ -193,8 +193,8 @@ def run_analyze(args: argparse.Namespace) -> int:
 def run_trace(args: argparse.Namespace) -> int:
     """``gametree trace``: the search's log, step by step."""
     spec = get(args.game)
-    options = search_options(args)
     game, state = game_and_position(args)
+    options = trace_options(game, search_options(args))
     tracer: Tracer[Any, Any] = Tracer(game)
     result = search(game, state, options, tracer=tracer)
     if args.json:
@@ -233,7 +233,8 @@ def add_commands(subparsers: Any) -> None:
         ("trace", run_trace, "print the search step by step (seed 004's log)",
          "Print every step of the search as an indented log in the style of seed 004's Sticks "
          "game: moves tried, scores, alpha and beta, pruned branches. The search is "
-         f"{TRACE_ALGORITHM} (seed 004's) unless --algorithm names another. Use --depth to "
+         f"{TRACE_ALGORITHM} (seed 004's; expectiminimax for a game with chance) unless "
+         "--algorithm names another. Use --depth to "
          "keep it short, --json for the events as data."),
     )
     for name, run, summary, description in commands:

@@ -23,7 +23,7 @@ import time as clock
 from collections.abc import Generator, Hashable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-from ..game import Game, check_root, refuse_chance, search_too_deep
+from ..game import ChanceError, Game, check_root, search_too_deep
 from ..limits import (
     NO_LIMITS,
     Limits,
@@ -52,6 +52,7 @@ from ..values import (
     for_player,
     terminal_value,
 )
+from .chance import ChancePruning, deepen_chance, run_chance
 from .line import principal_variation
 from .ordering import MoveOrder
 from .root import RootSearch
@@ -159,6 +160,9 @@ class Engine(Generic[S, M]):
         pvs: principal variation search (null-window tests after the first move).
         killers, history: the killer-move and history ordering heuristics (history is off by
             default: on the measured games it saved no nodes and its sorting cost time).
+        chance_pruning: for a game with chance (``has_chance``), which the engine searches by
+            expectiminimax with its own table (:mod:`gametree.engine.chance`): ``"star2"``
+            (default), ``"star1"`` or ``"none"``.
     """
 
     def __init__(
@@ -172,8 +176,12 @@ class Engine(Generic[S, M]):
         pvs: bool = True,
         killers: bool = True,
         history: bool = False,
+        chance_pruning: ChancePruning = "star2",
     ) -> None:
         self.game = game
+        self.chance_pruning: ChancePruning = chance_pruning
+        """For a game with chance: Star2, Star1 or no pruning at chance nodes
+        (:mod:`gametree.engine.chance`)."""
         self.by_distance = by_distance
         self.table = make_table(table)
         """The transposition table (``None`` when the engine has none)."""
@@ -214,6 +222,8 @@ class Engine(Generic[S, M]):
         as ``analyze`` needs); ``seed`` breaks ties between equally good moves at random and
         implies it. ``tracer`` receives every step (a slower search path).
         """
+        if self.game.has_chance:
+            return self._chance_iterations(state, depth, time, nodes, exact_root, seed, tracer)
         run = self._start(state, limits_of(depth, nodes, time), exact_root, seed, tracer,
                           self.iterative is not False, False)
         return self._iterations(run)
@@ -256,6 +266,20 @@ class Engine(Generic[S, M]):
         ``time``, ``nodes``, ``exact_root``, ``seed``, ``weak``); how it is built (distance
         scoring, tuning) it was given when made (the search service makes it from the same
         options). ``tracer`` receives every step (a slower search path)."""
+        if self.game.has_chance:
+            if options.weak:
+                raise ChanceError(f"{self.game.name} has chance moves: its values are expected "
+                                  f"utilities, which a weak solve (win, draw or loss) does "
+                                  f"not give")
+            root = self.game.initial_state() if state is None else state
+            try:
+                return run_chance(self.game, root, depth=options.depth, time=options.time,
+                                  nodes=options.nodes, pruning=self.chance_pruning,
+                                  table=self.table is not None, exact_root=options.exact_root,
+                                  seed=options.seed, tracer=tracer)
+            except RecursionError:
+                raise search_too_deep(self.game, root,
+                                      (sys.getrecursionlimit() - 100) // 3) from None
         limits = limits_of(options.depth, options.nodes, options.time)
         weak = options.weak
         iterative = self.iterative
@@ -272,6 +296,28 @@ class Engine(Generic[S, M]):
         finally:
             self._end(run)
         return self._result(run)
+
+    def _chance_iterations(self, state: S | None, depth: int | None, time: float | None,
+                           nodes: int | None, exact_root: bool, seed: int | None,
+                           tracer: Tracer[S, M] | None) -> Generator[Iteration[M], None, None]:
+        """:meth:`iterate` for a game with chance: a report per depth of player moves."""
+        root = self.game.initial_state() if state is None else state
+        started = clock.perf_counter()
+        total = 0
+        searches = deepen_chance(self.game, root, depth=depth, time=time, nodes=nodes,
+                                 pruning=self.chance_pruning, table=self.table is not None,
+                                 exact_root=exact_root, seed=seed, tracer=tracer)
+        if time is None and nodes is None and depth is None:
+            searches = iter([next(searches)])
+        for result in searches:
+            total += result.stats.nodes
+            yield Iteration(depth=result.depth or result.stats.depth_reached,
+                            value=result.value, best_move=result.best_move, pv=result.pv,
+                            moves=result.moves, nodes=total,
+                            seconds=clock.perf_counter() - started,
+                            table_entries=result.stats.table_entries,
+                            table_hits=result.stats.table_hits, complete=result.complete,
+                            outcome=result.outcome, plies=result.plies)
 
     def analyze(self, state: S | None = None, **limits: Any) -> SearchResult[M]:
         """Like :meth:`search` with ``exact_root``: every root move's exact value."""
@@ -302,7 +348,6 @@ class Engine(Generic[S, M]):
         if seed is not None and (seed.__class__ is bool or not isinstance(seed, int)):
             raise ValueError(f"seed must be an integer or None, got {seed!r}")
         root = self.game.initial_state() if state is None else state
-        refuse_chance(self.game, "the engine")
         player, root_key = check_root(self.game, root)
         table = self.table
         generation = table.new_search() if table is not None else 0

@@ -12,11 +12,20 @@ A tree is given by the values of its leaves. Four ways to write one are accepted
   :meth:`GameTree.from_mapping`;
 * a JSON document holding any of the above — :meth:`GameTree.from_json`, :func:`load_tree`.
 
-MAX moves at the root, and the players alternate by level. A leaf value is a number, the
-heuristic "goodness" for MAX of the position where the look-ahead stops (seeds 000, 003, 004),
-or one of ``win``, ``loss``, ``draw`` (also ``W``, ``L``, ``D``) for a finished game, seen from
-MAX. Only finished games are proven results scored by their distance; numbers are used as they
-are, so the seeds' values come out unchanged.
+MAX moves at the root, and the players alternate by level. A tree may have **chance nodes**
+(expectiminimax, AIMA section 5.5): a node whose children come with probabilities. Chance
+nodes do not take a turn: the players alternate over MAX and MIN nodes only, so MAX above a
+chance node is followed by MIN below it. In nested lists a chance node is an object
+``{"chance": [[probability, child], ...]}``; in the mapping form the ``probabilities`` object
+gives the probability of each child of a chance node. A probability is a number or a fraction
+text (``0.9``, ``"9/10"``), read exactly; those of a node must sum to 1. A tree with chance
+nodes takes numeric leaves only (a win and a loss have no expected value).
+
+A leaf value is a number, the heuristic "goodness" for MAX of the position where the
+look-ahead stops (seeds 000, 003, 004), or one of ``win``, ``loss``, ``draw`` (also ``W``,
+``L``, ``D``) for a finished game, seen from MAX. Only finished games are proven results
+scored by their distance; numbers are used as they are, so the seeds' values come out
+unchanged.
 
 Every node has a label. Labels given in breadth-first order name the inner nodes (or all the
 nodes); unnamed inner nodes are lettered ``A``, ``B``, ... breadth-first, and unnamed leaves
@@ -30,10 +39,11 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from ..game import Game, IllegalMoveError, PositionError
+from ..game import CHANCE, Game, IllegalMoveError, PositionError
 from ..numbers import is_digits, whole_number
 from ..registry import GameOption, GameSpec
 from ..values import HEURISTIC_LIMIT, WIN, Value, number_text, outcome_of
@@ -92,6 +102,23 @@ def parse_leaf_list(text: str) -> list[_Leaf]:
     return [parse_leaf(token) for token in tokens]
 
 
+def parse_probability(token: object) -> Fraction:
+    """Read a probability exactly: a number (``0.9`` is nine tenths) or a text such as
+    ``"9/10"`` or ``"0.9"``; it must lie in (0, 1]."""
+    if isinstance(token, bool) or not isinstance(token, (int, float, str)):
+        raise TreeFormatError(f"probability {token!r} is not a number such as 0.9 or \"9/10\"")
+    try:
+        # A JSON number is read as the decimal it is written as: 0.9 is 9/10, not a binary float.
+        probability = Fraction(str(token).strip()) if not isinstance(token, int) else \
+            Fraction(token)
+    except (ValueError, ZeroDivisionError):
+        raise TreeFormatError(f"probability {token!r} is not a number such as 0.9 or "
+                              f"\"9/10\"") from None
+    if not 0 < probability <= 1:
+        raise TreeFormatError(f"probability {token!r} must be more than 0 and at most 1")
+    return probability
+
+
 def letters(index: int) -> str:
     """Spreadsheet-style letters: 0 -> A, 25 -> Z, 26 -> AA."""
     name = ""
@@ -114,15 +141,26 @@ class GameTree(Game[int, int]):
         leaves: Mapping[int, _Leaf],
         labels: Sequence[str],
         move_names: Sequence[Sequence[str]] | None = None,
+        chances: Mapping[int, Sequence[Fraction]] | None = None,
     ) -> None:
-        """Build a tree from node numbers in breadth-first order; prefer the ``from_*`` builders."""
+        """Build a tree from node numbers in breadth-first order; prefer the ``from_*`` builders.
+
+        ``chances`` maps each chance node to the probabilities of its children, in order."""
         self._children = tuple(tuple(kids) for kids in children)
         self._leaves = dict(leaves)
         self._labels = tuple(labels)
-        self._levels = [0] * len(self._children)
+        self._chances = {node: tuple(odds) for node, odds in (chances or {}).items()}
+        self.has_chance = bool(self._chances)
+        self._check_chances()
+        # Players alternate over MAX and MIN nodes; a chance node takes no turn.
+        turns = [0] * len(self._children)
+        self._players = [CHANCE if 0 in self._chances else 0] + [0] * (len(self._children) - 1)
         for node, kids in enumerate(self._children):
             for kid in kids:
-                self._levels[kid] = self._levels[node] + 1
+                turns[kid] = turns[node] + (0 if node in self._chances else 1)
+                self._players[kid] = CHANCE if kid in self._chances else turns[kid] % 2
+        self._turns = [turn % 2 if node not in self._chances else (turn - 1) % 2 if turn else 0
+                       for node, turn in enumerate(turns)]
         if move_names is None:
             move_names = [[self._labels[kid] for kid in kids] for kids in self._children]
         self._move_names = tuple(tuple(names) for names in move_names)
@@ -134,8 +172,26 @@ class GameTree(Game[int, int]):
         return 0
 
     def to_move(self, state: int) -> int:
-        """MAX (0) on even levels, MIN (1) on odd ones."""
-        return self._levels[state] % 2
+        """MAX (0) and MIN (1) in turn, level by level; :data:`~gametree.CHANCE` at a chance
+        node (which takes no turn)."""
+        return self._players[state]
+
+    def turn(self, state: int) -> int:
+        """The player to move, and at a chance node the player who moved into it (MAX at a
+        chance root)."""
+        return self._turns[state]
+
+    def chance_outcomes(self, state: int) -> list[tuple[int, Fraction]]:
+        """A chance node's children, each with its probability."""
+        return list(zip(self._children[state], self._chances[state], strict=True))
+
+    def value_bounds(self) -> tuple[Value, Value] | None:
+        """In a tree with chance nodes, the least and the greatest leaf value (and 0, the
+        value ``evaluate`` gives a node above the leaves); ``None`` in a tree without."""
+        if not self.has_chance:
+            return None
+        values = [leaf.value for leaf in self._leaves.values()] + [0]
+        return min(values), max(values)
 
     def moves(self, state: int) -> tuple[int, ...]:
         """The children of ``state``, left to right."""
@@ -180,20 +236,21 @@ class GameTree(Game[int, int]):
         """The subtree below ``state`` as an indented outline (at most 40 lines)."""
         lines: list[str] = []
 
-        def walk(node: int, indent: int) -> None:
+        def walk(node: int, indent: int, odds: str) -> None:
             if len(lines) >= 40:
                 return
-            role = "MAX" if self.to_move(node) == 0 else "MIN"
             leaf = self._leaves.get(node)
             if leaf is None:
-                lines.append(f"{'  ' * indent}{self._labels[node]} ({role})")
+                lines.append(f"{'  ' * indent}{odds}{self._labels[node]} ({self._role(node)})")
             else:
                 text = _leaf_text(leaf)
-                lines.append(f"{'  ' * indent}{self._labels[node]} = {text}")
-            for kid in self._children[node]:
-                walk(kid, indent + 1)
+                lines.append(f"{'  ' * indent}{odds}{self._labels[node]} = {text}")
+            chances = self._chances.get(node)
+            for index, kid in enumerate(self._children[node]):
+                walk(kid, indent + 1, "" if chances is None else f"[p {chances[index]}] ")
 
-        walk(state, 0)
+        walk(state, 0, "")
+
         if len(lines) >= 40:
             lines.append("...")
         return "\n".join(lines)
@@ -203,16 +260,45 @@ class GameTree(Game[int, int]):
         child, keys ``1`` .. ``9`` play the first nine children (1 = leftmost); the text is
         the subtree's outline (:meth:`render`)."""
         kids = self._children[state]
+        odds = self._chances.get(state)
         children = tuple(TreeChild(self._labels[kid], None if (leaf := self._leaves.get(kid))
-                                   is None else _leaf_text(leaf)) for kid in kids)
+                                   is None else _leaf_text(leaf),
+                                   None if odds is None else str(odds[index]))
+                         for index, kid in enumerate(kids))
         moves = tuple(
             MoveSpot(name, label=f"play {name}" if name == self._labels[kid]
                      else f"play {name} (to {self._labels[kid]})",
                      key=str(index + 1) if index < 9 else None, child=index)
             for index, (kid, name) in enumerate(zip(kids, self._move_names[state], strict=True)))
         return View(kind="tree", text=self.render(state), moves=moves,
-                    node=TreeNode(self._labels[state],
-                                  "MAX" if self.to_move(state) == 0 else "MIN", children))
+                    node=TreeNode(self._labels[state], self._role(state), children))
+
+    def _role(self, node: int) -> Literal["MAX", "MIN", "CHANCE"]:
+        player = self._players[node]
+        return "CHANCE" if player == CHANCE else "MAX" if player == 0 else "MIN"
+
+    def probability(self, state: int, move: int) -> Fraction | None:
+        """The probability of ``move`` at the chance node ``state``; ``None`` at a player's
+        node."""
+        odds = self._chances.get(state)
+        return None if odds is None else odds[self._children[state].index(move)]
+
+    def _check_chances(self) -> None:
+        for node, odds in self._chances.items():
+            label = self._labels[node]
+            if len(odds) != len(self._children[node]):
+                raise TreeFormatError(f"chance node {label!r} has {len(self._children[node])} "
+                                      f"children but {len(odds)} probabilities")
+            if sum(odds) != 1:
+                raise TreeFormatError(f"the probabilities of chance node {label!r} sum to "
+                                      f"{sum(odds)}, not 1")
+        if self._chances:
+            finished = [self._labels[node] for node, leaf in self._leaves.items()
+                        if leaf.finished]
+            if finished:
+                raise TreeFormatError(
+                    f"a tree with chance nodes takes numeric leaves only (a win and a loss "
+                    f"have no expected value); {', '.join(finished[:5])} are win/loss/draw")
 
     def node_label(self, state: int) -> str:
         """The label of node ``state``, as the text names it."""
@@ -276,16 +362,23 @@ class GameTree(Game[int, int]):
         return cls._build(children, leaf_map, labels)
 
     @classmethod
-    def from_nested(cls, nested: Sequence[Any], labels: Sequence[str] | None = None) -> GameTree:
-        """A tree from nested lists: a list is an inner node, anything else a leaf value."""
-        if not isinstance(nested, (list, tuple)) or not nested:
+    def from_nested(cls, nested: Sequence[Any] | Mapping[str, Any],
+                    labels: Sequence[str] | None = None) -> GameTree:
+        """A tree from nested lists: a list is an inner node, an object ``{"chance": [[p,
+        child], ...]}`` a chance node, anything else a leaf value."""
+        if not isinstance(nested, (list, tuple, Mapping)) or not nested:
             raise TreeFormatError(
                 "a nested tree must be a non-empty list, such as [[3, 5], [2, 9]]"
             )
         children: list[list[int]] = [[]]
         leaf_map: dict[int, _Leaf] = {}
+        chances: dict[int, list[Fraction]] = {}
         queue: list[tuple[int, Any]] = [(0, nested)]
         for node, item in queue:  # breadth-first: the queue grows while we walk it
+            if isinstance(item, Mapping):
+                pairs = _chance_pairs(item)
+                chances[node] = [parse_probability(odds) for odds, _kid in pairs]
+                item = [kid_item for _odds, kid_item in pairs]  # noqa: PLW2901 - its children
             if isinstance(item, (list, tuple)):
                 if not item:
                     raise TreeFormatError("an inner node of a nested tree has no children ([])")
@@ -296,7 +389,7 @@ class GameTree(Game[int, int]):
                     queue.append((kid, kid_item))
             else:
                 leaf_map[node] = parse_leaf(item)
-        return cls._build(children, leaf_map, labels)
+        return cls._build(children, leaf_map, labels, chances)
 
     @classmethod
     def from_mapping(
@@ -304,12 +397,16 @@ class GameTree(Game[int, int]):
         root: str,
         children: Mapping[str, Mapping[str, str] | Sequence[str]],
         values: Mapping[str, object],
+        probabilities: Mapping[str, object] | None = None,
     ) -> GameTree:
         """A tree from named nodes, as aima-python writes its Fig 5.2.
 
         ``children[node]`` is either ``{move: child}`` (named moves) or ``[child, ...]`` (moves
-        named after their children); ``values[leaf]`` is each leaf's value.
+        named after their children); ``values[leaf]`` is each leaf's value;
+        ``probabilities[child]`` the probability of each child of a chance node (a node is a
+        chance node when its children have probabilities: all of them, or none).
         """
+        odds = dict(probabilities or {})
         order: list[str] = [root]
         index = {root: 0}
         kid_lists: list[list[int]] = []
@@ -341,12 +438,23 @@ class GameTree(Game[int, int]):
                 kids.append(index[kid_name])
             kid_lists.append(kids)
             move_names.append([str(move) for move, _kid in pairs])
-        unreachable = sorted((set(values) | set(children)) - set(index))
+        unreachable = sorted((set(values) | set(children) | set(odds)) - set(index))
         if unreachable:
             raise TreeFormatError(
                 f"nodes not reachable from the root {root!r}: {', '.join(unreachable)}"
             )
-        return cls(kid_lists, leaf_map, order, move_names)
+        chances: dict[int, list[Fraction]] = {}
+        for node, kids in enumerate(kid_lists):
+            given = [order[kid] in odds for kid in kids]
+            if any(given) and not all(given):
+                missing = [order[kid] for kid in kids if order[kid] not in odds]
+                raise TreeFormatError(f"chance node {order[node]!r}: no probability for "
+                                      f"{', '.join(missing)}")
+            if kids and all(given):
+                chances[node] = [parse_probability(odds[order[kid]]) for kid in kids]
+        if root in odds:
+            raise TreeFormatError(f"the root {root!r} has no parent to give it a probability")
+        return cls(kid_lists, leaf_map, order, move_names, chances=chances)
 
     @classmethod
     def from_json(cls, document: str | Mapping[str, Any] | Sequence[Any]) -> GameTree:
@@ -381,7 +489,12 @@ class GameTree(Game[int, int]):
                 raise TreeFormatError(
                     "a tree with \"root\" needs \"children\" and \"values\" objects"
                 )
-            return cls.from_mapping(str(document["root"]), kids, values)
+            odds = document.get("probabilities", {})
+            if not isinstance(odds, Mapping):
+                raise TreeFormatError("\"probabilities\" must be an object of node names and "
+                                      "probabilities, such as {\"C\": \"9/10\", \"D\": "
+                                      "\"1/10\"}")
+            return cls.from_mapping(str(document["root"]), kids, values, odds)
         raise TreeFormatError(
             "a tree document needs one of the keys \"leaves\", \"nested\" or \"root\""
         )
@@ -392,6 +505,7 @@ class GameTree(Game[int, int]):
         children: Sequence[Sequence[int]],
         leaf_map: Mapping[int, _Leaf],
         labels: Sequence[str] | None,
+        chances: Mapping[int, Sequence[Fraction]] | None = None,
     ) -> GameTree:
         """Attach labels to nodes numbered breadth-first (the inner nodes come first)."""
         inner = [node for node in range(len(children)) if children[node]]
@@ -414,7 +528,7 @@ class GameTree(Game[int, int]):
         if len(set(names)) != len(names):
             duplicates = sorted({name for name in names if names.count(name) > 1})
             raise TreeFormatError(f"node labels must be unique; repeated: {', '.join(duplicates)}")
-        return cls(children, leaf_map, names)
+        return cls(children, leaf_map, names, chances=chances)
 
 
 def _children_of(name: str, entry: object) -> list[tuple[str, str]]:
@@ -428,6 +542,18 @@ def _children_of(name: str, entry: object) -> list[tuple[str, str]]:
     raise TreeFormatError(f"the children of {name!r} must be a list of node names, such as "
                           f"[\"B\", \"C\"], or an object of moves and node names, such as "
                           f"{{\"b1\": \"B\"}}; got {json.dumps(entry)[:60]}")
+
+
+def _chance_pairs(item: Mapping[Any, Any]) -> list[tuple[object, Any]]:
+    """The ``(probability, child)`` pairs of a nested chance node ``{"chance": [[p, child],
+    ...]}``."""
+    pairs = item.get("chance")
+    if set(item) != {"chance"} or not isinstance(pairs, list) or not pairs or not all(
+            isinstance(pair, list) and len(pair) == 2 for pair in pairs):
+        raise TreeFormatError("a chance node of a nested tree is {\"chance\": [[probability, "
+                              "child], ...]}, such as {\"chance\": [[\"9/10\", [2, 2]], "
+                              "[\"1/10\", [3, 3]]]}")
+    return [(odds, kid) for odds, kid in pairs]
 
 
 MAX_NESTING = 500
@@ -475,21 +601,53 @@ def load_tree(path: str | Path) -> GameTree:
     return GameTree.from_json(text)
 
 
+PRESETS: dict[str, dict[str, Any]] = {
+    # AIMA (3rd edition) Figure 5.12, left: MAX chooses a1 or a2, a die-like chance node
+    # follows (0.9 / 0.1), then MIN; a1 is worth 2.1 and a2 1.3 (the figure's point is that
+    # turning the leaves 1 2 3 4 into 1 20 30 400 makes a2 better: 40.9 against 21).
+    "aima-chance": {
+        "root": "A",
+        "children": {"A": {"a1": "B", "a2": "C"}, "B": ["D", "E"], "C": ["F", "G"],
+                     "D": ["D1", "D2"], "E": ["E1", "E2"], "F": ["F1", "F2"],
+                     "G": ["G1", "G2"]},
+        "probabilities": {"D": "0.9", "E": "0.1", "F": "0.9", "G": "0.1"},
+        "values": {"D1": 2, "D2": 2, "E1": 3, "E2": 3, "F1": 1, "F2": 1, "G1": 4, "G2": 4},
+    },
+}
+"""Trees of the textbooks, by name (``--preset``): ``aima-chance``, the chance tree of AIMA's
+Figure 5.12 (3rd edition; section 5.5, "Stochastic games")."""
+
+
+def _preset(text: str) -> str:
+    name = text.strip().lower()
+    if name not in PRESETS:
+        raise ValueError(f"no preset tree {text!r}; presets: {', '.join(PRESETS)}")
+    return name
+
+
 def build_tree(
     leaves: str | None = None,
     branching: int = 2,
     labels: str | None = None,
     nested: str | None = None,
     file: str | None = None,
+    preset: str | None = None,
 ) -> GameTree:
-    """Build a tree from command-line texts: exactly one of ``leaves``, ``nested``, ``file``."""
+    """Build a tree from command-line texts: exactly one of ``leaves``, ``nested``, ``file``,
+    ``preset``."""
     given = [name for name, value in (("--leaves", leaves), ("--nested", nested),
-                                       ("--file", file)) if value is not None]
+                                       ("--file", file), ("--preset", preset))
+             if value is not None]
     if len(given) != 1:
         raise TreeFormatError(
-            "give the tree with exactly one of --leaves \"3 5 2 9\", --nested \"[[3,5],[2,9]]\" "
-            f"or --file tree.json (got {', '.join(given) or 'none'})"
+            "give the tree with exactly one of --leaves \"3 5 2 9\", --nested \"[[3,5],[2,9]]\", "
+            f"--file tree.json or --preset NAME (got {', '.join(given) or 'none'})"
         )
+    if preset is not None:
+        if labels is not None:
+            raise TreeFormatError("--labels applies to --leaves and --nested; a preset has "
+                                  "its own")
+        return GameTree.from_json(PRESETS[preset])
     names = labels.replace(",", " ").split() if labels is not None else None
     if leaves is not None:
         return GameTree.from_leaves(leaves, branching, names)
@@ -528,5 +686,7 @@ SPEC = GameSpec(
                    metavar="JSON"),
         GameOption("file", "a JSON file holding the tree (see docs/trees.md)", metavar="F",
                    reads_file=True),
+        GameOption("preset", f"a textbook's tree by name: {', '.join(PRESETS)} (AIMA's "
+                   f"Figure 5.12, a tree with chance nodes)", _preset, metavar="NAME"),
     ),
 )

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
-from ..game import Game, checked_player, refuse_chance
+from ..game import CHANCE, Game, checked_player, refuse_chance
 from ..limits import check_depth
 from ..result import Bound, MoveValue, SearchResult, SearchStats
 from ..trace import LeafKind, Role, Tracer, leaf_kind
@@ -74,7 +74,8 @@ class ReferenceSearch(Generic[S, M]):
             refuse_chance(game, self.algorithm)
         self.game = game
         self.root = root
-        self.root_player = checked_player(game, root)
+        player = checked_player(game, root)
+        self.root_player = game.turn(root) if player == CHANCE else player
         self.depth = depth
         self.by_distance = by_distance
         self.stats = SearchStats()
@@ -85,8 +86,12 @@ class ReferenceSearch(Generic[S, M]):
     # -- nodes and leaves --------------------------------------------------------------------
 
     def role(self, state: S) -> Role:
-        """``MAX`` if the root player moves in ``state``, else ``MIN``."""
-        return "MAX" if checked_player(self.game, state) == self.root_player else "MIN"
+        """``MAX`` if the root player moves in ``state``, ``CHANCE`` if chance does, else
+        ``MIN``."""
+        player = checked_player(self.game, state)
+        if player == self.root_player:
+            return "MAX"
+        return "CHANCE" if player == CHANCE else "MIN"
 
     def expand(self, state: S, depth: int | None) -> Sequence[M] | None:
         """Count a visit to ``state`` and return its moves, or ``None`` if it is a leaf.
