@@ -13,6 +13,7 @@ it): without it these tests skip, except under CI, where its absence is an error
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import sys
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 import pytest
 
 try:
-    from open_spiel.python.algorithms.minimax import alpha_beta_search
+    from open_spiel.python.algorithms.minimax import alpha_beta_search, expectiminimax
 except ImportError:
     if os.environ.get("CI"):
         raise
@@ -31,6 +32,7 @@ except ImportError:
 from gametree import SearchSession, search
 from gametree.game import IllegalMoveError
 from gametree.games.openspiel import MISSING, OpenSpielGame, OpenSpielState, move_word
+from gametree.games.pig import HOLD, ROLL, Pig, PigState
 from gametree.registry import GameOptionError, make
 from gametree.values import outcome_of
 
@@ -243,3 +245,87 @@ def test_random_breakthrough_4x4_positions_agree() -> None:
     positions = [game.initial_state(), *random_positions(game, 12, range(2, 10), seed=4)]
     assert assert_values_agree(game, positions) == 13
 
+
+
+# -- chance: Pig --------------------------------------------------------------------------------
+
+SMALL_PIG = {"winscore": 10, "horizon": 6}
+"""The small Pig of the cross-checks: first to 10 points, at most 6 moves of the players
+(2,974 positions, 1,792 of them unfinished)."""
+
+
+def openspiel_expected(game: OpenSpielGame, state: OpenSpielState) -> float:
+    """OpenSpiel's ``expectiminimax`` value of ``state`` to its end, for the player whose turn
+    it is (at a chance node, the player who rolled)."""
+    value, _action = expectiminimax(state.spiel.clone(), game.spiel_game.max_game_length(),
+                                    None, game.turn(state))
+    return float(value)
+
+
+def small_pigs() -> tuple[OpenSpielGame, Pig]:
+    """OpenSpiel's small Pig through the bridge, and the built-in one with the same options."""
+    options = ",".join(f"{name}={value}" for name, value in SMALL_PIG.items())
+    return OpenSpielGame(f"pig({options})"), Pig(**SMALL_PIG)
+
+
+def built_in_move(spiel: OpenSpielState, action: int) -> int:
+    """The built-in Pig's move for OpenSpiel's ``action`` in ``spiel``: the die's face for an
+    outcome (OpenSpiel's outcome ``a`` is face ``a + 1``), else roll (0) or hold (1)."""
+    if spiel.player == -1:
+        return action + 1
+    return {0: ROLL, 1: HOLD}[action]
+
+
+def pig_pairs(bridge: OpenSpielGame, pig: Pig) -> list[tuple[OpenSpielState, PigState]]:
+    """Every position of the small Pig, reached in both games by the same moves."""
+    pairs: list[tuple[OpenSpielState, PigState]] = []
+    seen: set[OpenSpielState] = set()
+    todo = [(bridge.initial_state(), pig.initial_state())]
+    while todo:
+        spiel, state = todo.pop()
+        if spiel in seen:
+            continue
+        seen.add(spiel)
+        pairs.append((spiel, state))
+        todo.extend((bridge.play(spiel, action), pig.play(state, built_in_move(spiel, action)))
+                    for action in bridge.moves(spiel))
+    return pairs
+
+
+@pytest.mark.slow
+def test_every_small_pig_position_agrees_with_openspiels_expectiminimax() -> None:
+    bridge, _pig = small_pigs()
+    states = [spiel for spiel, _state in pig_pairs(bridge, _pig)]
+    assert len(states) == 2974
+    compared = 0
+    with SearchSession(bridge) as session:
+        for state in states:
+            if bridge.outcome(state) is not None:
+                continue
+            result = session.search(state)
+            expected = openspiel_expected(bridge, state)
+            # Both are expected utilities on OpenSpiel's scale, -1 .. 1, for the player whose
+            # turn it is; a line with chance has no outcome and no distance.
+            assert math.isclose(result.value, expected, abs_tol=1e-9), state
+            compared += 1
+    assert compared == 1792
+
+
+@pytest.mark.slow
+def test_built_in_pig_and_openspiels_pig_agree_on_every_small_position() -> None:
+    bridge, pig = small_pigs()
+    pairs = pig_pairs(bridge, pig)
+    assert len(pairs) == 2974
+    compared = 0
+    with SearchSession(pig) as session:
+        for spiel, state in pairs:
+            assert pig.outcome(state) == bridge.outcome(spiel), state
+            if pig.outcome(state) is not None:
+                continue
+            assert (pig.to_move(state), pig.turn(state)) == (bridge.to_move(spiel),
+                                                             bridge.turn(spiel)), state
+            value = session.search(state).value
+            assert math.isclose(float(value), openspiel_expected(bridge, spiel),
+                                abs_tol=1e-9), state
+            compared += 1
+    assert compared == 1792
