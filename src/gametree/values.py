@@ -233,6 +233,26 @@ def expected_text(value: Expected) -> str:
     return f"expected {'0' if text == '-0' else text}"
 
 
+def win_probability(value: Value, bounds: tuple[Value, Value] | None) -> float | None:
+    """The chance of winning that an expected utility stands for, in a game whose results are
+    a win (the greatest value, ``bounds[1]``) and a loss (the least): ``(value - low) / (high
+    - low)``. Only for the scale -1 .. 1 with 0 a draw (OpenSpiel's, Pig's); ``None`` for any
+    other scale. Where draws are possible it reads a draw as half a win."""
+    if bounds is None or (bounds[0], bounds[1]) != (-1, 1):
+        return None
+    return min(1.0, max(0.0, (float(value) + 1) / 2))
+
+
+def exact_fraction(value: Expected) -> Fraction | None:
+    """``value`` as a :class:`~fractions.Fraction` where it is exact (a fraction or a whole
+    number), ``None`` for a float."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Fraction(value)
+    return None
+
+
 def fraction_text(value: Expected | None) -> str | None:
     """The exact text of a :class:`~fractions.Fraction` value (``"21/10"``), else ``None``:
     what JSON gives beside a float value where the value is exact."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from numbers import Real
 from typing import TYPE_CHECKING, Any, Final
 
-from ..game import Game
+from ..game import CHANCE, Game
 from ..values import Value, format_value
 
 if TYPE_CHECKING:
@@ -102,7 +102,8 @@ def _value_text(value: Value | None) -> str:
 
 def _searchable(node: _Node) -> bool:
     """True for a node worth searching: the game goes on and there are moves."""
-    return node.outcome is None and bool(node.moves) and _is_player(node.player)
+    return node.outcome is None and bool(node.moves) and (
+        _is_player(node.player) or node.player == CHANCE)
 
 
 def _equal(first: Any, second: Any) -> bool:

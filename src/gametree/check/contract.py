@@ -10,9 +10,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..game import Game, IllegalMoveError
+from ..game import CHANCE, Game, IllegalMoveError
 from ..games.tree import GameTree
-from ..reference import alphabeta
+from ..reference import alphabeta, expectiminimax
 from ..values import HEURISTIC_LIMIT, Value, format_value
 from ._base import (
     _RAISED,
@@ -325,11 +325,43 @@ class _Checker:
         """``to_move`` is the int 0 or 1."""
         self.counts["players"] += 1
         player = self.call("players", "to_move", position, self.game.to_move, position.state)
+        if self.game.has_chance and player == CHANCE and player.__class__ is int:
+            self.check_chance(position)
+            return player
         if player is not _RAISED and not _is_player(player):
             self.fail("players", "to_move", "not 0 or 1",
                       f"returned {_shown(player)} ({type(player).__name__}); expected the int 0 "
                       "(the first player) or 1", position)
         return player
+
+    def check_chance(self, position: _Position) -> None:
+        """At a chance state: ``chance_outcomes`` gives the moves, in order, with positive
+        probabilities that sum to 1, and ``turn`` is 0 or 1."""
+        state = position.state
+        outcomes = self.call("players", "chance_outcomes", position, self.game.chance_outcomes,
+                             state)
+        moves = self.call("players", "moves", position, self.game.moves, state)
+        if outcomes is _RAISED or moves is _RAISED:
+            return
+        try:
+            pairs = [(outcome, probability) for outcome, probability in outcomes]
+            total = sum(probability for _, probability in pairs)
+            positive = all(probability > 0 for _, probability in pairs)
+        except Exception:
+            pairs, total, positive = [], 0, False
+        if not pairs or not positive or abs(total - 1) > 1e-9:
+            self.fail("players", "chance_outcomes", "not a distribution",
+                      f"returned {_shown(outcomes)}; expected (outcome, probability) pairs "
+                      "with positive probabilities that sum to 1", position)
+        elif [outcome for outcome, _ in pairs] != list(moves):
+            self.fail("players", "chance_outcomes", "not the moves",
+                      "gives other outcomes (or another order) than moves: at a chance state "
+                      "the moves are the outcomes, in the same order", position)
+        turn = self.call("players", "turn", position, self.game.turn, state)
+        if turn is not _RAISED and not _is_player(turn):
+            self.fail("players", "turn", "not 0 or 1",
+                      f"returned {_shown(turn)} at a chance state; expected the player (0 or "
+                      "1) whose turn it is", position)
 
     def check_outcome(self, position: _Position) -> Any:
         """``outcome`` is None or a finite real number."""
@@ -575,7 +607,8 @@ class _Checker:
         if the search would expand more than the node budget or the game raised."""
         budgeted = _Budgeted(self.game, self.search_nodes)
         try:
-            return alphabeta(budgeted, position.state, depth=depth).value
+            search = expectiminimax if self.game.has_chance else alphabeta
+            return search(budgeted, position.state, depth=depth).value
         except (_OverBudgetError, RecursionError):  # too large, or too deep, to search
             return None
         except _GameRaisedError as raised:
@@ -622,7 +655,9 @@ class _Checker:
         """What check ``name`` looked at, with its counts."""
         counts, values = self.counts, self.value_counts
         descriptions = {
-            "players": f"{counts['players']} states: to_move is the int 0 or 1",
+            "players": f"{counts['players']} states: to_move is the int 0 or 1" + (
+                " (or CHANCE, where chance_outcomes gives the moves with probabilities "
+                "summing to 1)" if self.game.has_chance else ""),
             "states": f"{counts['states']} states from initial_state and play: hashable, "
                       "equal to a copy of themselves, unchanged by the game's methods",
             "moves": f"{counts['moves']} states: distinct hashable moves, the same when asked "

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..game import Game
+from ..game import Game, Probability
 from ..service import search
 from ..values import Value
 
@@ -49,6 +49,7 @@ class _Budgeted(Game[Any, Any]):
         self.game = game
         self.name = game.name
         self.player_names = game.player_names
+        self.has_chance = game.has_chance
         self.budget = budget
         self.expanded = 0
 
@@ -80,6 +81,21 @@ class _Budgeted(Game[Any, Any]):
     def play(self, state: Any, move: Any) -> Any:
         """The game's."""
         return self._call("play", state, move)
+
+    def chance_outcomes(self, state: Any) -> Sequence[tuple[Any, Probability]]:
+        """The game's."""
+        outcomes: Sequence[tuple[Any, Probability]] = self._call("chance_outcomes", state)
+        return outcomes
+
+    def turn(self, state: Any) -> int:
+        """The game's."""
+        player: int = self._call("turn", state)
+        return player
+
+    def value_bounds(self) -> tuple[Value, Value] | None:
+        """The game's."""
+        bounds: tuple[Value, Value] | None = self._call("value_bounds")
+        return bounds
 
     def outcome(self, state: Any) -> Value | None:
         """The game's."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import random
 import sys
 from typing import Any
 
@@ -80,6 +81,9 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
     strength.add_argument("--seed", type=int, metavar="N",
                           help="break ties between equally good moves at random from seed N, "
                                "so that games vary")
+    parser.add_argument("--dice", type=int, metavar="N",
+                        help="in a game with chance (pig), roll the dice from seed N, so that "
+                             "a game can be played again (default: unseeded)")
     parser.add_argument("--moves", metavar="\"M M ...\"",
                         help="start from the position after these moves")
     parser.add_argument("--db", metavar="FILE",
@@ -125,7 +129,7 @@ def run_play(args: argparse.Namespace) -> int:
         from ..play.database import DatabaseOpponent  # noqa: PLC0415
 
         opponent = DatabaseOpponent(SolutionDatabase(args.db, game), opponent)
-    mover = game.to_move(start)
+    mover = game.turn(start)  # at a chance state: whose turn it is (who rolls)
     human: int | None = None
     if not args.watch:
         human = mover if (args.first or "human") == "human" else 1 - mover
@@ -143,6 +147,7 @@ def run_play(args: argparse.Namespace) -> int:
         game, opponent, human=human, output=sys.stdout, start=start, lines=lines,
         style=Style(wants_color(args.color, sys.stdout)), notation=get(args.game).notation,
         show_thinking=stdout_tty, delay=delay,
+        dice=None if args.dice is None else random.Random(args.dice),
     )
     opponent.prepare(game)  # compiled code loads (or compiles) now, not in the first move's time
     return session.run()

@@ -34,13 +34,12 @@ import math
 import time as clock
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from typing import Any, Generic, Literal, TypeVar
 
 from ..game import CHANCE, Game, Probability, chance_line_result, checked_player
 from ..result import MoveValue, SearchResult, SearchStats
 from ..trace import Role, Tracer, leaf_kind
-from ..values import Expected, break_tie, checked_heuristic, for_player
+from ..values import Expected, break_tie, checked_heuristic, exact_fraction, for_player
 from .search import SearchStopped
 
 S = TypeVar("S", bound=Hashable)
@@ -443,12 +442,12 @@ def search_chance(game: Game[S, M], root: S, *, depth: int | None = None,
         best_move=best_move, value=float(best), moves=tuple(entries), pv=pv,
         stats=search.stats, algorithm="engine", depth=depth, by_distance=False,
         outcome=result, plies=plies, exhaustive=exhaustive, complete=not search.cut,
-        chance=True, fraction=best if isinstance(best, Fraction) else None)
+        chance=True, fraction=exact_fraction(best))
 
 
 def _entry(move: M, value: Expected, bound: Literal["exact", "upper"]) -> MoveValue[M]:
     return MoveValue(move, float(value), bound,
-                     fraction=value if isinstance(value, Fraction) else None)
+                     fraction=exact_fraction(value))
 
 
 def _line(search: ChanceSearch[S, M], root: S, first: M | None) -> tuple[M, ...]:

@@ -99,8 +99,9 @@ class Pig(Game[PigState, int]):
         return PigState((0, 0), 0, 0, False, 0)
 
     def to_move(self, state: PigState) -> int:
-        """The player whose turn it is, or :data:`~gametree.CHANCE` while the die rolls."""
-        return CHANCE if state.rolling else state.player
+        """The player whose turn it is, or :data:`~gametree.CHANCE` while the die rolls (in a
+        game not yet over: the horizon may stop it in mid-roll)."""
+        return CHANCE if state.rolling and self.outcome(state) is None else state.player
 
     def turn(self, state: PigState) -> int:
         """Whose turn it is, also while the die rolls."""

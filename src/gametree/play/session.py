@@ -12,12 +12,13 @@ Commands (a command word wins over a move with the same text): ``help``, ``hint`
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, TextIO, TypeVar
 
-from ..game import Game, GameError
+from ..game import Game, GameError, is_chance
 from ..values import for_player, format_value
 from .drawing import draw
 from .lines import LineSource, StreamLines
@@ -70,7 +71,9 @@ class PlaySession(Generic[S, M]):
     game's initial state). ``lines`` supplies the human's input (default: read from ``stdin``
     when given, echoing each line so that piped transcripts stay readable). ``notation`` is
     shown by ``help``. ``show_thinking`` writes a note while a search runs and erases it after
-    (for terminals only). ``delay`` pauses after each move of a watched game.
+    (for terminals only). ``delay`` pauses after each move of a watched game. In a game with
+    chance the session rolls the dice itself, with ``dice`` (default: an unseeded
+    :class:`random.Random`).
     """
 
     def __init__(
@@ -88,6 +91,7 @@ class PlaySession(Generic[S, M]):
         show_thinking: bool = False,
         delay: float = 0.0,
         sleep: Callable[[float], None] = time.sleep,
+        dice: random.Random | None = None,
     ) -> None:
         if human not in (None, 0, 1):
             raise ValueError(f"human must be player 0, player 1 or None, got {human!r}")
@@ -107,6 +111,7 @@ class PlaySession(Generic[S, M]):
         self._show_thinking = show_thinking
         self._delay = delay
         self._sleep = sleep
+        self._dice = dice if dice is not None else random.Random()
 
     # -- the game loop -----------------------------------------------------------------------
 
@@ -115,6 +120,9 @@ class PlaySession(Generic[S, M]):
         try:
             self._introduce()
             while True:
+                if is_chance(self.game, self.state) and not self._finished():
+                    self._roll()  # the dice roll at once: no board to show in between
+                    continue
                 self._show_position()
                 if self._finished():
                     self._announce()
@@ -181,11 +189,24 @@ class PlaySession(Generic[S, M]):
         name = self._name(player)
         who = name if self.human is None else f"Engine ({name})"
         text = self.game.format_move(self.state, move)
-        view = f"{decision_value(decision)}; {effort(decision)}"
+        view = f"{decision_value(decision, self.game)}; {effort(decision)}"
         self._play(move, self._style.engine(f"{who} plays {text}.")
                    + self._style.note(f"  [its view: {view}]"))
         if self.human is None and self._delay > 0:
             self._sleep(self._delay)
+
+    def _roll(self) -> None:
+        """Chance moves: draw an outcome with its probability and play it."""
+        outcomes = self.game.chance_outcomes(self.state)
+        point = self._dice.random()
+        chosen = outcomes[-1][0]
+        for outcome, probability in outcomes:
+            point -= float(probability)
+            if point < 0:
+                chosen = outcome
+                break
+        name = self._name(self.game.turn(self.state))
+        self._play(chosen, f"{name} rolls: {self.game.format_move(self.state, chosen)}.")
 
     def _think(self, note: str, work: Callable[[], Decision[M]]) -> Decision[M]:
         """Run a search, showing ``note`` meanwhile on a terminal (erased when it is done)."""
@@ -231,7 +252,7 @@ class PlaySession(Generic[S, M]):
             self._say("No hint: there is no move to play.")
             return
         move = self.game.format_move(self.state, decision.move)
-        self._say(f"Hint: play {move} (for you: {decision_value(decision)}; "
+        self._say(f"Hint: play {move} (for you: {decision_value(decision, self.game)}; "
                   f"{effort(decision)}).")
         if len(decision.result.pv) > 1:
             line = " ".join(self.game.format_line(self.state, decision.result.pv))
@@ -280,7 +301,7 @@ class PlaySession(Generic[S, M]):
         last = self.history[-1].move if self.history else None
         self._say(draw(self.game.view(self.state, last), self._style))
         self._say("")
-        if self._finished():
+        if self._finished() or is_chance(self.game, self.state):
             return
         player = self.game.to_move(self.state)
         role = "" if self.human is None else " (you)" if player == self.human else " (engine)"

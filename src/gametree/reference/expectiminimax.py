@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable
-from fractions import Fraction
 from typing import Any, TypeVar
 
 from ..game import Game, chance_line_result
 from ..result import MoveValue, SearchResult
 from ..trace import Role, Tracer
-from ..values import Expected, break_tie
+from ..values import Expected, break_tie, exact_fraction
 from ._base import NO_LINE, ReferenceSearch, deeper, first
 
 S = TypeVar("S", bound=Hashable)
@@ -176,9 +175,9 @@ def expected_root(search: ReferenceSearch[S, M], root: S,
         stats=search.stats, algorithm=search.algorithm, depth=search.depth,
         by_distance=False, outcome=result, plies=plies, exhaustive=exhaustive,
         complete=not search.cut, chance=game.has_chance,
-        fraction=best if isinstance(best, Fraction) else None)
+        fraction=exact_fraction(best))
 
 
 def _entry(move: M, value: Expected) -> MoveValue[M]:
     return MoveValue(move, float(value),
-                     fraction=value if isinstance(value, Fraction) else None)
+                     fraction=exact_fraction(value))
