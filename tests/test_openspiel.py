@@ -199,6 +199,13 @@ def test_tic_tac_toe_is_a_draw_and_nim_a_win_in_the_right_number_of_plies() -> N
     assert (result.outcome, result.plies) == ("win", 3)
 
 
+def test_trace_logs_openspiels_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "trace", "openspiel", "--name",
+                           "nim(pile_sizes=1;2,is_misere=false)")
+    assert (status, err) == (0, "")
+    assert "TOP MAX node... Try Move : pile:1,take:1" in out
+
+
 @pytest.mark.slow
 def test_play_runs_in_the_terminal() -> None:
     done = gametree("play", "openspiel", "--name", "tic_tac_toe", "--depth", "2",
@@ -206,6 +213,15 @@ def test_play_runs_in_the_terminal() -> None:
     assert done.returncode == 0, done.stderr
     assert "You play x(1,1)." in done.stdout
     assert "Engine (player 1) plays " in done.stdout
+
+
+@pytest.mark.slow
+def test_play_rolls_openspiels_dice() -> None:
+    done = gametree("play", "openspiel", "--name", "pig(winscore=10,horizon=6)", "--dice", "1",
+                    typed="roll\nquit\n", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "You play roll." in done.stdout
+    assert "player 0 rolls: Roll_" in done.stdout
 
 
 # -- cross-checks with OpenSpiel's own searches -------------------------------------------------
