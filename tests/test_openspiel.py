@@ -199,6 +199,19 @@ def test_tic_tac_toe_is_a_draw_and_nim_a_win_in_the_right_number_of_plies() -> N
     assert (result.outcome, result.plies) == ("win", 3)
 
 
+def test_a_heuristic_of_openspiel_states_values_the_depth_limit() -> None:
+    # Seen from player 0: X's marks count for X. At depth 1, X takes the cell its heuristic
+    # likes best, and the value is that estimate.
+    def marks_in_the_middle_row(spiel: object) -> float:
+        return str(spiel).splitlines()[1].count("x")
+
+    game = OpenSpielGame("tic_tac_toe", evaluate=marks_in_the_middle_row)
+    result = search(game, depth=1)
+    assert result.value == 1 and result.outcome is None and result.best_move is not None
+    assert game.format_move(game.initial_state(), result.best_move) == "x(1,0)"
+    assert search(OpenSpielGame("tic_tac_toe"), depth=1).value == 0
+
+
 def test_trace_logs_openspiels_moves(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "trace", "openspiel", "--name",
                            "nim(pile_sizes=1;2,is_misere=false)")
