@@ -213,3 +213,30 @@ def test_star_pruning_equals_expectiminimax(document: Any, depth: int | None,
 def test_star_pruning_equals_expectiminimax_on_a_thousand_trees(
         document: Any, depth: int | None, exact_root: bool) -> None:
     _check_star(document, depth, exact_root)
+
+
+def test_retrograde_analysis_refuses_a_chance_game() -> None:
+    from gametree.solvers.retrograde import solve  # noqa: PLC0415
+
+    with pytest.raises(ChanceError, match="retrograde analysis"):
+        solve(Pig(winscore=5, horizon=4))
+
+
+def test_iterate_reports_each_depth_of_a_chance_game() -> None:
+    from gametree import iterate  # noqa: PLC0415
+
+    pig = Pig(winscore=6, diceoutcomes=3, horizon=5)
+    reports = list(iterate(pig))
+    assert [report.depth for report in reports] == [1, 2, 3, 4, 5]
+    assert reports[-1].complete and not reports[-2].complete
+    assert reports[-1].value == float(expectiminimax(pig).expected)
+
+
+def test_expected_values_in_words() -> None:
+    from gametree.values import read_expected  # noqa: PLC0415
+
+    assert read_expected(Fraction(19, 32)) == ("expected", "expected 0.594")
+    assert read_expected(Fraction(-1, 3), bound="upper") == ("expected", "at most expected -0.333")
+    assert read_expected(0.05, complete=False) == ("estimate", "estimate 0.05")
+    assert read_expected(1, line_result=("win", 3), units=True) == ("win", "win in 3 plies")
+    assert read_expected(Fraction(1, 2), line_result=("draw", None)) == ("draw", "draw")

@@ -112,6 +112,13 @@ def test_positions_and_moves_for_every_game(client: TestClient, name: str) -> No
                                                 "moves": first["text"]})
     assert answer.status_code == 200, answer.text
     after = answer.json()
+    if after.get("chance"):  # Pig: a roll puts the die in the air; the roller is named
+        assert (after["to_move"], after["to_move_name"]) == (-1, after["players"][0])
+        assert sum(outcome["weight"] for outcome in after["chance_outcomes"]) == \
+            pytest.approx(1)
+        assert [move["text"] for move in after["moves"]] == \
+            [outcome["text"] for outcome in after["chance_outcomes"]]
+        return
     assert after["to_move"] == 1 and after["to_move_name"] == after["players"][1]
     assert after["text"] != start["text"]
     kind = start["kind"]
@@ -197,7 +204,7 @@ def test_bad_positions_get_400_and_the_command_lines_message(
     ({"game": "tictactoe", "depth": -1}, 422, "depth: Input should be greater than or equal to 0"),
     ({"game": "tictactoe", "time": "0"}, 422, "time: Input should be greater than 0"),
     ({"game": "tictactoe", "algorithm": "best"}, 422,
-     "algorithm: Input should be 'minimax', 'alphabeta', 'negamax' or 'engine'"),
+     "algorithm: Input should be 'minimax', 'alphabeta', 'negamax', 'expectiminimax' or 'engine'"),
     ({"game": "tictactoe", "weak": True, "depth": 2}, 400,
      "weak proves the result of the game: it takes no depth, time or nodes"),
     ({"game": "tictactoe", "algorithm": "minimax", "fail_hard": True}, 400,
@@ -539,7 +546,7 @@ def test_the_openapi_document_validates_and_states_types_ranges_and_enums(
     assert kinds(search["nodes"]) == [{"type": "integer", "minimum": 1, "maximum": 10**18}]
     assert kinds(search["seed"]) == [{"type": "integer"}]
     assert kinds(search["algorithm"])[0]["enum"] == ["minimax", "alphabeta", "negamax",
-                                                     "engine"]
+                                                     "expectiminimax", "engine"]
     assert kinds(search["tier"])[0]["enum"] == ["auto", "python", "compiled"]
     for switch in ("no_distance", "fail_hard", "exact", "weak"):
         assert search[switch]["type"] == "boolean"

@@ -24,6 +24,10 @@ from typing import Any, Literal
 from .algorithms import ALGORITHMS, ENGINE
 from .limits import MAX_NODES
 
+ChancePruning = Literal["star2", "star1", "none"]
+"""How the engine cuts at chance nodes: Star2, Star1 or not at all (plain expectiminimax at
+chance nodes): :mod:`gametree.engine.chance`."""
+
 TierChoice = Literal["auto", "python", "compiled"]
 """Which tier to search on: ``auto`` (the compiled one when the game has a kernel and the
 options allow it), or ``python`` / ``compiled`` to insist."""
@@ -458,6 +462,15 @@ class SearchOptions:
         algorithms=frozenset({"alphabeta"}),
         refusal="{fail_soft} is an option of alphabeta, not {name}"))
     """``alphabeta`` only: ``False`` returns window bounds at pruned nodes (seed 004)."""
+
+    chance_pruning: ChancePruning = option("star2", SearchOption(
+        "choice", "engine, games with chance (pig): how to cut off at chance nodes: star2 "
+        "(default: probes, then star1), star1 (Ballard's bounds), none (every outcome)",
+        flag="--chance-pruning", choices=("star2", "star1", "none"),
+        algorithms=frozenset({ENGINE}),
+        refusal="{chance_pruning} is an option of the engine, not {name}"))
+    """How the engine cuts at chance nodes (:mod:`gametree.engine.chance`); a game without
+    chance has none, and any setting searches it the same."""
 
     tier: TierChoice = option("auto", SearchOption(
         "choice", "python: search the game's Python form; compiled: its compiled (numba) "

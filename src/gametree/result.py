@@ -13,10 +13,11 @@ from .values import (
     Outcome,
     Value,
     ValueKind,
-    expected_text,
     fraction_text,
     plies_to_result,
+    read_expected,
     read_value,
+    win_probability,
 )
 
 M = TypeVar("M")
@@ -249,26 +250,12 @@ class SearchResult(Generic[M]):
               units: bool = False) -> tuple[ValueKind, str]:
         exhaustive, complete = self._flags(root=root)
         if self.chance:
-            return self._read_expected(value, bound, root=root, complete=complete, units=units)
+            result = (self.outcome, self.plies) if root else (None, None)
+            return read_expected(value, line_result=result, complete=complete, bound=bound,
+                                 units=units)
         plain = float(value) if isinstance(value, Fraction) else value
         return read_value(plain, by_distance=self.by_distance, exhaustive=exhaustive,
                           complete=complete, weak=self.weak, bound=bound, units=units)
-
-    def _read_expected(self, value: Expected, bound: Bound, *, root: bool, complete: bool,
-                       units: bool) -> tuple[ValueKind, str]:
-        """An expected utility's words: a result only on a chance-free line to the end
-        (``win in 3``), else ``expected 0.594`` (``estimate 0.594`` where a depth limit cut
-        the search)."""
-        relation = {"exact": "", "upper": "at most ", "lower": "at least "}[bound]
-        if root and self.outcome is not None:
-            if self.outcome == "draw" or self.plies is None:
-                return self.outcome, self.outcome
-            plies = f"{self.plies} {'ply' if self.plies == 1 else 'plies'}" if units \
-                else str(self.plies)
-            return self.outcome, f"{self.outcome} in {plies}"
-        if not complete:
-            return "estimate", f"estimate {relation}{expected_text(value).split()[1]}"
-        return "expected", relation + expected_text(value)
 
     def to_dict(self, game: Game[Any, M], root: Any) -> dict[str, Any]:
         """The result as the documented JSON object (``docs/json.md``).
@@ -286,7 +273,8 @@ class SearchResult(Generic[M]):
             if self.chance:
                 moves[-1]["value_fraction"] = fraction_text(entry.fraction)
         value_kind, value_text = self._read(self.expected, "exact", root=True)
-        chance = {"chance": True, "value_fraction": fraction_text(self.fraction)} \
+        chance = {"chance": True, "value_fraction": fraction_text(self.fraction),
+                  "win_probability": win_probability(self.value, game.value_bounds())} \
             if self.chance else {}
         return {
             "algorithm": self.algorithm,

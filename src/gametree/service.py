@@ -447,7 +447,8 @@ def _new_engine(game: Game[S, M], options: SearchOptions) -> Engine[S, M]:
     tuning = options.tuning
     return Engine(game, by_distance=options.by_distance, table=tuning.table,
                   iterative=tuning.iterative, window=tuning.window, pvs=tuning.pvs,
-                  killers=tuning.killers, history=tuning.history)
+                  killers=tuning.killers, history=tuning.history,
+                  chance_pruning=options.chance_pruning)
 
 
 class _ReferencePlan(_Plan[S, M]):

@@ -233,6 +233,29 @@ def expected_text(value: Expected) -> str:
     return f"expected {'0' if text == '-0' else text}"
 
 
+def read_expected(value: Expected, *,
+                  line_result: tuple[Outcome | None, int | None] = (None, None),
+                  complete: bool = True, bound: Bound = "exact",
+                  units: bool = False) -> tuple[ValueKind, str]:
+    """An expected utility's kind and words (a game with chance): ``expected 0.594``, or
+    ``estimate 0.05`` where a depth limit cut the search; a bound ``at most expected ...``.
+
+    "Win in N" is said only for a chance-free line: ``line_result`` is the outcome and length
+    of the line found, when it reaches the end of the game with no chance move on it
+    (:func:`gametree.game.chance_line_result`); then the value is that line's result, not an
+    average over dice."""
+    outcome, plies = line_result
+    if outcome is not None:
+        if outcome == "draw" or plies is None:
+            return outcome, outcome
+        return outcome, f"{outcome} in {plies_text(plies) if units else plies}"
+    relation = _RELATION[bound]
+    words = expected_text(value)
+    if not complete:
+        return "estimate", f"estimate {relation}{words.split()[1]}"
+    return "expected", relation + words
+
+
 def win_probability(value: Value, bounds: tuple[Value, Value] | None) -> float | None:
     """The chance of winning that an expected utility stands for, in a game whose results are
     a win (the greatest value, ``bounds[1]``) and a loss (the least): ``(value - low) / (high

@@ -22,7 +22,7 @@ from typing import Any
 from .. import __version__
 from ..compiled.form import compiled_form_of
 from ..db.store import SCORING, Database, RowTuple, fingerprint, options_text
-from ..game import Game
+from ..game import Game, refuse_chance
 from ..registry import get, play_moves
 from ..service import tier_for
 from . import book, executors
@@ -38,6 +38,7 @@ def build(request: BuildRequest, *, progress: Progress | None = None) -> BuildRe
     spec = get(request.game)
     options = dict(request.options)
     game = spec.make(**options)
+    refuse_chance(game, "a solution database (it stores wins, draws and losses)")
     moves = spec.split_moves(request.moves) if request.moves.strip() else []
     root = play_moves(game, moves) if moves else game.initial_state()
     progress = progress or Progress()

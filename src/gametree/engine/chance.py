@@ -47,7 +47,8 @@ M = TypeVar("M", bound=Hashable)
 
 ChancePruning = Literal["star2", "star1", "none"]
 """How the engine cuts at chance nodes: Star2 (probing, then Star1), Star1 alone, or not at
-all (plain expectiminimax at chance nodes; alpha-beta still cuts at the players' nodes)."""
+all (plain expectiminimax at chance nodes; alpha-beta still cuts at the players' nodes). The
+same as :data:`gametree.options.ChancePruning`."""
 
 UNLIMITED = 1 << 30
 """The depth left of a search without a depth limit, as the table stores it."""
@@ -208,26 +209,33 @@ class ChanceSearch(Generic[S, M]):
         if hint is not None and hint in moves and moves[0] != hint:
             moves = [hint, *(move for move in moves if move != hint)]
         side = self.side(state)
-        role = self.role(state)
         trace = self.trace
-        trace.enter(state, ply, role)
+        tracing = trace.enabled
+        role = self.role(state) if tracing else "MAX"
+        if tracing:
+            trace.enter(state, ply, role)
         low = alpha
         best: Expected = -INF
         best_move = None
         for index, move in enumerate(moves):
-            trace.try_move(state, ply, role, move)
+            if tracing:
+                trace.try_move(state, ply, role, move)
             value = self.child(side, game.play(state, move), depth - 1, low, beta, ply + 1)
-            trace.scored(state, ply, role, move, self._seen(side, value))
+            if tracing:
+                trace.scored(state, ply, role, move, self._seen(side, value))
             if value > best:
                 best, best_move = value, move
-            low = max(low, value)
+            if value > low:  # noqa: PLR1730 -- a plain comparison is faster than max()
+                low = value
             if low >= beta:
                 if index + 1 < len(moves):
                     self.stats.cutoffs += 1
-                    trace.pruned(state, ply, role, moves[index + 1:],
-                                 *self._window(side, alpha, beta))
+                    if tracing:
+                        trace.pruned(state, ply, role, moves[index + 1:],
+                                     *self._window(side, alpha, beta))
                 break
-        trace.done(state, ply, role, self._seen(side, best), best_move)
+        if tracing:
+            trace.done(state, ply, role, self._seen(side, best), best_move)
         self._store(key, depth, best, alpha, beta, best_move)
         return best
 
@@ -240,35 +248,46 @@ class ChanceSearch(Generic[S, M]):
         children = [game.play(state, outcome) for outcome, _ in outcomes]
         odds = [probability for _, probability in outcomes]
         low, high = self.bounds(side)
+        trace = self.trace
+        tracing = trace.enabled
+        if tracing:
+            trace.enter(state, ply, "CHANCE")
+        if self.pruning == "none":
+            return self._expectation(state, side, outcomes, children, depth, ply)
         lower: list[Expected] = [low] * len(outcomes)
         upper: list[Expected] = [high] * len(outcomes)
-        trace = self.trace
-        trace.enter(state, ply, "CHANCE")
-        if self.pruning == "none":
-            alpha, beta = -INF, INF  # every outcome searched to its exact value
-        elif self.pruning == "star2":
+        if self.pruning == "star2" and low > -INF and high < INF:
             settled = self._probe(state, side, [o for o, _ in outcomes], children, odds, lower,
                                   upper, depth, alpha, beta, ply)
             if settled is not None:
                 self._cut(state, ply, side, [o for o, _ in outcomes], alpha, beta)
-                trace.done(state, ply, "CHANCE", self._seen(side, settled), None)
+                if tracing:
+                    trace.done(state, ply, "CHANCE", self._seen(side, settled), None)
                 return settled
+        # What the outcomes after each one can add at least and at most (suffix sums).
+        count = len(outcomes)
+        after_low: list[Expected] = [0] * (count + 1)
+        after_high: list[Expected] = [0] * (count + 1)
+        for index in range(count - 1, -1, -1):
+            after_low[index] = after_low[index + 1] + odds[index] * lower[index]
+            after_high[index] = after_high[index + 1] + odds[index] * upper[index]
         known: Expected = 0
         for index, (outcome, probability) in enumerate(outcomes):
-            rest_low = _weighted(odds, lower, index + 1)
-            rest_high = _weighted(odds, upper, index + 1)
+            rest_low, rest_high = after_low[index + 1], after_high[index + 1]
             fail_low = (alpha - known - rest_high) / probability
             fail_high = (beta - known - rest_low) / probability
-            trace.try_outcome(state, ply, outcome, probability)
-            if upper[index] <= fail_low or lower[index] >= fail_high or \
-                    lower[index] == upper[index]:
+            least, most = lower[index], upper[index]
+            if tracing:
+                trace.try_outcome(state, ply, outcome, probability)
+            if most <= fail_low or least >= fail_high or least == most:
                 # Settled by the bounds alone (probes found them): no search, and never a
                 # search with an empty window, whose answer could not be read.
-                value = upper[index] if upper[index] <= fail_low else lower[index]
+                value = most if most <= fail_low else least
             else:
-                value = self.child(side, children[index], depth, max(fail_low, lower[index]),
-                                   min(fail_high, upper[index]), ply + 1)
-            trace.outcome_scored(state, ply, outcome, probability, self._seen(side, value))
+                value = self.child(side, children[index], depth, max(fail_low, least),
+                                   min(fail_high, most), ply + 1)
+            if tracing:
+                trace.outcome_scored(state, ply, outcome, probability, self._seen(side, value))
             if value <= fail_low:
                 result = known + probability * value + rest_high
             elif value >= fail_high:
@@ -277,8 +296,24 @@ class ChanceSearch(Generic[S, M]):
                 known += probability * value
                 continue
             self._cut(state, ply, side, [o for o, _ in outcomes[index + 1:]], alpha, beta)
-            trace.done(state, ply, "CHANCE", self._seen(side, result), None)
+            if tracing:
+                trace.done(state, ply, "CHANCE", self._seen(side, result), None)
             return result
+        if tracing:
+            trace.done(state, ply, "CHANCE", self._seen(side, known), None)
+        return known
+
+    def _expectation(self, state: S, side: int, outcomes: list[tuple[M, Probability]],
+                     children: list[S], depth: int, ply: int) -> Expected:
+        """No pruning at a chance node: every outcome's exact value, weighted."""
+        low, high = self.bounds(side)
+        trace = self.trace
+        known: Expected = 0
+        for (outcome, probability), child in zip(outcomes, children, strict=True):
+            trace.try_outcome(state, ply, outcome, probability)
+            value = self.child(side, child, depth, low, high, ply + 1) if low < high else low
+            trace.outcome_scored(state, ply, outcome, probability, self._seen(side, value))
+            known += probability * value
         trace.done(state, ply, "CHANCE", self._seen(side, known), None)
         return known
 
@@ -286,11 +321,14 @@ class ChanceSearch(Generic[S, M]):
                odds: list[Probability],
                lower: list[Expected], upper: list[Expected], depth: int, alpha: Expected,
                beta: Expected, ply: int) -> Expected | None:
-        """Star2's probing pass: tighten each outcome's bounds by one move of the player who
-        moves after it; the chance node's bound if that already cuts it off, else ``None``."""
+        """Star2's probing pass (finite bounds only): tighten each outcome's bounds by one move
+        of the player who moves after it; the chance node's bound if that already cuts it
+        off, else ``None``."""
         game = self.game
+        trace = self.trace
+        least = _weighted(odds, lower, 0)
+        most = _weighted(odds, upper, 0)
         for index, child in enumerate(children):
-            least, most = _weighted(odds, lower, 0), _weighted(odds, upper, 0)
             if least >= beta:
                 return least
             if most <= alpha:
@@ -305,29 +343,33 @@ class ChanceSearch(Generic[S, M]):
             mover = self.side(child)
             entry = None if self.table is None else self.table.get(game.key(child))
             first = entry.move if entry is not None and entry.move in moves else moves[0]
-            self.trace.try_outcome(state, ply, outcomes[index], probability)
-            self.trace.try_move(child, ply + 1, self.role(child), first)
             low, high = self.bounds(mover)
             if mover == side:  # one move is at least its value: a lower bound
-                wanted = (beta - _weighted(odds, lower, 0, skip=index)) / probability
+                wanted = (beta - (least - probability * lower[index])) / probability
             else:  # at most minus the opponent's value: an upper bound
-                wanted = -(alpha - _weighted(odds, upper, 0, skip=index)) / probability
+                wanted = -(alpha - (most - probability * upper[index])) / probability
             threshold = min(wanted, high)
             if threshold <= low:
                 continue  # (the sums above would have cut: kept for safety, never searched)
+            if trace.enabled:
+                trace.try_outcome(state, ply, outcomes[index], probability)
+                trace.enter(child, ply + 1, self.role(child))
+                trace.try_move(child, ply + 1, self.role(child), first)
             # (low, threshold): any answer is a lower bound for the mover on the child.
             found = self.child(mover, game.play(child, first), depth - 1, low, threshold,
                                ply + 2)
-            self.trace.scored(child, ply + 1, self.role(child), first, self._seen(mover, found))
-            if mover == side:
-                lower[index] = max(lower[index], found)
-            else:
-                upper[index] = min(upper[index], -found)
-            least, most = _weighted(odds, lower, 0), _weighted(odds, upper, 0)
-            if least >= beta:
-                return least
-            if most <= alpha:
-                return most
+            if trace.enabled:
+                trace.scored(child, ply + 1, self.role(child), first, self._seen(mover, found))
+            if mover == side and found > lower[index]:
+                least += probability * (found - lower[index])
+                lower[index] = found
+            elif mover != side and -found < upper[index]:
+                most -= probability * (upper[index] + found)
+                upper[index] = -found
+        if least >= beta:
+            return least
+        if most <= alpha:
+            return most
         return None
 
     def _cut(self, state: S, ply: int, side: int, skipped: list[M], alpha: Expected,
@@ -477,12 +519,13 @@ def deepen_chance(game: Game[S, M], root: S, *, depth: int | None = None,
                   time: float | None = None, nodes: int | None = None,
                   pruning: ChancePruning = "star2", table: bool = True,
                   exact_root: bool = False, seed: int | None = None,
-                  tracer: Tracer[S, M] | None = None) -> Iterator[SearchResult[M]]:
+                  tracer: Tracer[S, M] | None = None,
+                  iterative: bool = False) -> Iterator[SearchResult[M]]:
     """The engine's search of a game with chance: one search to ``depth`` (to the end when
-    ``None``), or with a ``time`` or ``nodes`` budget, searches to depth 1, 2, ... (player
-    moves), each a result, until the budget runs out (the unfinished search is dropped), the
-    ``depth`` is reached or a search saw every line to its end."""
-    if time is None and nodes is None:
+    ``None``); or, with a ``time`` or ``nodes`` budget or ``iterative``, searches to depth 1,
+    2, ... (player moves), each a result, until the budget runs out (the unfinished search is
+    dropped), the ``depth`` is reached or a search saw every line to its end."""
+    if time is None and nodes is None and not iterative:
         yield search_chance(game, root, depth=depth, pruning=pruning, table=table,
                             exact_root=exact_root, seed=seed, tracer=tracer)
         return

@@ -256,7 +256,7 @@ class Engine(Generic[S, M]):
 
         return self.run_search(state, SearchOptions(
             depth=depth, time=time, nodes=nodes, exact_root=exact_root, seed=seed, weak=weak,
-            by_distance=self.by_distance), tracer)
+            by_distance=self.by_distance, chance_pruning=self.chance_pruning), tracer)
 
     def run_search(self, state: S | None, options: SearchOptions,
                    tracer: Tracer[S, M] | None = None) -> SearchResult[M]:
@@ -274,7 +274,7 @@ class Engine(Generic[S, M]):
             root = self.game.initial_state() if state is None else state
             try:
                 return run_chance(self.game, root, depth=options.depth, time=options.time,
-                                  nodes=options.nodes, pruning=self.chance_pruning,
+                                  nodes=options.nodes, pruning=options.chance_pruning,
                                   table=self.table is not None, exact_root=options.exact_root,
                                   seed=options.seed, tracer=tracer)
             except RecursionError:
@@ -306,9 +306,8 @@ class Engine(Generic[S, M]):
         total = 0
         searches = deepen_chance(self.game, root, depth=depth, time=time, nodes=nodes,
                                  pruning=self.chance_pruning, table=self.table is not None,
-                                 exact_root=exact_root, seed=seed, tracer=tracer)
-        if time is None and nodes is None and depth is None:
-            searches = iter([next(searches)])
+                                 exact_root=exact_root, seed=seed, tracer=tracer,
+                                 iterative=True)
         for result in searches:
             total += result.stats.nodes
             yield Iteration(depth=result.depth or result.stats.depth_reached,

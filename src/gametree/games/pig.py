@@ -203,7 +203,8 @@ class Pig(Game[PigState, int]):
             (str(state.scores[player]),
              str(state.total) if player == state.player and self.outcome(state) is None else "")
             for player in (0, 1))
-        grid = Grid(cells, pieces=("", ""), row_labels=self.player_names,
+        # Short row labels: a page draws them in a narrow margin.
+        grid = Grid(cells, pieces=("", ""), row_labels=("1st", "2nd"),
                     column_labels=("score", "this turn"))
         if state.rolling:
             moves = tuple(MoveSpot(str(face), label=f"the die shows {face}",

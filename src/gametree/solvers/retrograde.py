@@ -36,7 +36,7 @@ from typing import Any
 from ..compiled import build
 from ..compiled.form import CompiledForm, compiled_form_of
 from ..compiled.kernel import ONGOING, Kernel
-from ..game import ContractError, Game
+from ..game import ContractError, Game, refuse_chance
 from ..values import WIN, seen_from_parent, sign
 
 
@@ -173,6 +173,7 @@ def solve(game: Game[Any, Any], root: Any | None = None, *,
     """Solve every position reachable from ``root`` (default: the start). ``tier``:
     ``compiled`` (the game's kernel, in numba), ``python``, or ``auto`` (compiled when the game
     has a kernel that can key its states)."""
+    refuse_chance(game, "retrograde analysis (a database stores wins, draws and losses)")
     root = game.initial_state() if root is None else root
     form = None
     if tier in ("auto", "compiled"):

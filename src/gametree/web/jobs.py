@@ -15,12 +15,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..frontend import option_error_text
-from ..game import Game, GameError
+from ..frontend import option_error_text, trace_options
+from ..game import Game, GameError, Probability, is_chance
 from ..options import OptionError, SearchOptions
 from ..registry import GameSpec, UnknownGameError, play_line
 from ..service import SearchSession, search
-from ..trace import Tracer, format_event
+from ..trace import Tracer, format_event, probability_text
 from .boards import position_json
 from .limits import ServerLimits
 
@@ -166,6 +166,7 @@ class Workshop:
         if options is None:
             raise RequestError(f"a {job.command} job needs search options")
         if job.command == "trace":
+            options = trace_options(game, options)  # expectiminimax for a game with chance
             tracer: Tracer[Any, Any] = Tracer(game, max_events=self.limits.max_events)
             started()
             result = search(game, state, options, tracer=tracer)
@@ -196,14 +197,16 @@ def _stated_size(game: Game[Any, Any]) -> int | None:
 def tree_json(game: Game[Any, Any], state: Any, depth: int | None,
               max_nodes: int) -> dict[str, Any]:
     """The tree below ``state`` to ``depth`` plies (``None``: to the leaves), breadth-first:
-    each node's parent, the move to it, its label, MAX or MIN (MAX: the player to move at
-    ``state``) and, for leaves, the value the textbook draws (an explicit tree's number, or
-    ``win``/``loss``/``draw`` for the root player)."""
-    root_player = game.to_move(state)
+    each node's parent, the move to it, its label, MAX, MIN or CHANCE (MAX: the player to move
+    at ``state``; below a chance node, each child's ``probability`` as text) and, for leaves,
+    the value the textbook draws (an explicit tree's number, or ``win``/``loss``/``draw`` for
+    the root player)."""
+    root_player = game.turn(state)  # at a chance root: the player rolling
     label = getattr(game, "node_label", None)
     nodes: list[dict[str, Any]] = []
-    queue: list[tuple[Any, int | None, str | None, list[str]]] = [(state, None, None, [])]
-    for item_state, parent, move_text, path in queue:
+    queue: list[tuple[Any, int | None, str | None, list[str], Probability | None]] = [
+        (state, None, None, [], None)]
+    for item_state, parent, move_text, path, odds in queue:
         if len(queue) > max_nodes:
             raise LimitError(f"the tree to draw has more than {max_nodes:,} nodes (gametree "
                              f"serve --max-tree-nodes): draw fewer plies")
@@ -215,9 +218,12 @@ def tree_json(game: Game[Any, Any], state: Any, depth: int | None,
         node: dict[str, Any] = {
             "id": index, "parent": parent, "move": move_text, "path": path,
             "label": label(item_state) if callable(label) else (move_text or "root"),
-            "role": "MAX" if game.to_move(item_state) == root_player else "MIN",
+            "role": "CHANCE" if is_chance(game, item_state) else
+            "MAX" if game.to_move(item_state) == root_player else "MIN",
             "leaf": not moves, "value": None, "result": None,
         }
+        if odds is not None:
+            node["probability"] = probability_text(odds)
         if outcome is not None:
             mine = outcome if root_player == 0 else -outcome
             node["result"] = "win" if mine > 0 else "loss" if mine < 0 else "draw"
@@ -225,7 +231,9 @@ def tree_json(game: Game[Any, Any], state: Any, depth: int | None,
             value = game.evaluate(item_state)  # an explicit tree's number, as drawn
             node["value"] = value if root_player == 0 else -value
         nodes.append(node)
+        chances = dict(game.chance_outcomes(item_state)) if node["role"] == "CHANCE" else {}
         for move in moves:
             text = game.format_move(item_state, move)
-            queue.append((game.play(item_state, move), index, text, [*path, text]))
+            queue.append((game.play(item_state, move), index, text, [*path, text],
+                          chances.get(move)))
     return {"depth": depth, "nodes": nodes, "position": position_json(game, state)}

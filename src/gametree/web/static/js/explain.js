@@ -12,7 +12,11 @@ const PRESETS = {
   aima: { tree: { root: "A", children: { A: { a1: "B", a2: "C", a3: "D" }, B: { b1: "B1", b2: "B2", b3: "B3" },
     C: { c1: "C1", c2: "C2", c3: "C3" }, D: { d1: "D1", d2: "D2", d3: "D3" } },
   values: { B1: 3, B2: 12, B3: 8, C1: 2, C2: 4, C3: 6, D1: 14, D2: 5, D3: 2 } } },
+  // AIMA's Figure 5.12: a tree with chance nodes (expectiminimax, Star1/Star2).
+  aimachance: { options: { preset: "aima-chance" }, chance: true },
 };
+/** The searches of a tree with chance nodes (alpha-beta and its kin have no chance nodes). */
+const CHANCE_ALGORITHMS = ["expectiminimax", "engine-star1", "engine-star2"];
 const view = { tree: null, trace: null, step: 0, timer: null, uploaded: null };
 
 function showFields() {
@@ -40,7 +44,16 @@ function source() {
 
 function algorithm(name) {
   if (name === "alphabeta-hard") return { algorithm: "alphabeta", fail_hard: true };
+  if (name.startsWith("engine-star")) return { algorithm: "engine", chance_pruning: name.slice("engine-".length) };
   return { algorithm: name };
+}
+
+/** A chance tree is searched by expectiminimax or the engine's Star1/Star2; a tree without chance
+ * by the others: the choice follows the tree. */
+function fitAlgorithm() {
+  const chance = Boolean((PRESETS[$("source").value] || {}).chance);
+  if (chance !== CHANCE_ALGORITHMS.includes($("algorithm").value)) $("algorithm").value = chance ? "expectiminimax" : "alphabeta";
+  return chance;
 }
 
 function writeUrl() {
@@ -129,6 +142,7 @@ async function show(step = 0) {
   $("compare-view").hidden = true;
   $("single").hidden = false;
   try {
+    fitAlgorithm();
     const loaded = await load();
     const trace = await post("trace", { ...loaded.searchRequest, ...algorithm($("algorithm").value) });
     view.tree = loaded.tree; view.trace = trace;
@@ -141,15 +155,21 @@ async function compare() {
   pause();
   $("error").textContent = "";
   try {
+    const chance = fitAlgorithm();
     const loaded = await load();
-    const chosen = $("algorithm").value.startsWith("alphabeta") ? $("algorithm").value : "alphabeta";
+    // A chance tree: expectiminimax against the engine's Star2 (or Star1, if chosen).
+    const plain = chance ? "expectiminimax" : "minimax";
+    const chosen = chance ? ($("algorithm").value === "engine-star1" ? "engine-star1" : "engine-star2")
+      : $("algorithm").value.startsWith("alphabeta") ? $("algorithm").value : "alphabeta";
     const [left, right] = await Promise.all([
-      post("trace", { ...loaded.searchRequest, algorithm: "minimax" }),
+      post("trace", { ...loaded.searchRequest, algorithm: plain }),
       post("trace", { ...loaded.searchRequest, ...algorithm(chosen) }),
     ]);
     $("single").hidden = true;
     $("compare-view").hidden = false;
-    const sides = [["left", left, "minimax"], ["right", right, chosen === "alphabeta" ? "alpha-beta (fail-soft)" : "alpha-beta (fail-hard)"]];
+    const titles = { alphabeta: "alpha-beta (fail-soft)", "alphabeta-hard": "alpha-beta (fail-hard)",
+      "engine-star1": "the engine, Star1", "engine-star2": "the engine, Star2" };
+    const sides = [["left", left, plain], ["right", right, titles[chosen]]];
     const leaves = [];
     for (const [side, trace, title] of sides) {
       const replayed = replay(loaded.tree, trace.events, trace.events.length);
@@ -159,7 +179,7 @@ async function compare() {
         `${replayed.counts.nodes} nodes, ${replayed.counts.leaves} leaves evaluated`;
       leaves.push(replayed.counts.leaves);
     }
-    $("saved").textContent = `Alpha-beta evaluated ${leaves[1]} leaves instead of ${leaves[0]}: ${leaves[0] - leaves[1]} saved, same value.`;
+    $("saved").textContent = `${chance ? titles[chosen] : "Alpha-beta"} evaluated ${leaves[1]} leaves instead of ${leaves[0]}: ${leaves[0] - leaves[1]} saved, same value.`;
     view.trace = null;
     writeUrl();
   } catch (error) { $("error").textContent = error.message; }

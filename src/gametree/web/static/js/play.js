@@ -70,6 +70,7 @@ function render() {
   document.body.dataset.over = position.over ? "1" : "0";
   document.body.dataset.moves = movesText();
   if (position.over) say(`Game over: ${position.result}.`);
+  else if (position.chance) say(`${position.to_move_name} rolls the die…`);
   else if (page.busy) say(`The engine (${position.to_move_name}) is thinking…`);
   else if (position.to_move === human()) {
     say(`Your move (${position.to_move_name}).${page.analysing ? " Working out the values…" : ""}`);
@@ -96,8 +97,22 @@ async function refresh() {
   page.separator = position.separator;
   render();
   if (position.over) return;
+  if (position.chance) { roll(position); await refresh(); return; }
   if (position.to_move !== human()) await engineMove(generation);
   else if ($("show-values").checked) await showValues(generation);
+}
+
+/** Chance moves (a die is rolled): the page draws an outcome with its probability and plays it. */
+function roll(position) {
+  let point = Math.random();
+  const outcomes = position.chance_outcomes;
+  let chosen = outcomes[outcomes.length - 1];
+  for (const outcome of outcomes) {
+    point -= outcome.weight;
+    if (point < 0) { chosen = outcome; break; }
+  }
+  page.moves.push(chosen.text);
+  $("rolled").textContent = `${position.to_move_name} rolled ${chosen.text} (probability ${chosen.probability}).`;
 }
 
 async function showValues(generation) {
@@ -133,7 +148,10 @@ async function engineMove(generation) {
     if (result.best_move === null) { render(); return; }
     page.moves.push(result.best_move);
     const stopped = result.stats.stopped_by ? `, stopped by its ${result.stats.stopped_by} limit` : "";
-    $("engine-info").textContent = `The engine played ${result.best_move} (${result.value_text}; ` +
+    // In a game with chance on OpenSpiel's scale -1..1 (Pig), the engine's win probability too.
+    const chance = result.win_probability === undefined || result.win_probability === null ? ""
+      : `, win probability ${Math.round(100 * result.win_probability)}%`;
+    $("engine-info").textContent = `The engine played ${result.best_move} (${result.value_text}${chance}; ` +
       `${result.tier} tier, ${result.stats.nodes.toLocaleString()} nodes, ${result.stats.seconds.toFixed(2)} s${stopped}).`;
     await refresh();
   } catch (error) {
@@ -163,9 +181,12 @@ async function undo() {
   interrupt();
   if (!page.moves.length) { await refresh().catch(fail); return; }
   page.moves.pop();
-  // Back to a position where it is your turn (the engine's reply is taken back too).
-  const position = await post("position", request());
-  if (page.moves.length && position.to_move !== human()) page.moves.pop();
+  // Back to a position where it is your turn (the engine's reply and the dice are taken back too).
+  let position = await post("position", request());
+  while (page.moves.length && (position.chance || position.to_move !== human())) {
+    page.moves.pop();
+    position = await post("position", request());
+  }
   await refresh().catch(fail);
 }
 

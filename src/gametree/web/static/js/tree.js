@@ -1,4 +1,4 @@
-// Trees drawn as the textbooks draw them (MAX ▲, MIN ▼, leaves ■), and a trace replayed onto
+// Trees drawn as the textbooks draw them (MAX ▲, MIN ▼, CHANCE ●, leaves ■), and a trace replayed onto
 // them: which node the search is at, alpha and beta, values backing up, pruned branches.
 
 const NS = "http://www.w3.org/2000/svg";
@@ -75,7 +75,10 @@ export function replay(tree, events, upto) {
     } else if (event.kind === "prune" && pathAt[ply]) {
       const at = tree.byKey.get(key(pathAt[ply]));
       const label = at ? at.label : event.node;
-      const reason = `alpha >= beta at node ${label} (α = ${boundText(event.alpha_text)}, β = ${boundText(event.beta_text)})`;
+      const window = `(α = ${boundText(event.alpha_text)}, β = ${boundText(event.beta_text)})`;
+      // At a chance node a Star1/Star2 cut-off: the outcomes searched bound its value outside the window.
+      const reason = event.role === "CHANCE" ? `Star cut-off at chance node ${label}: its expected value is bounded outside ${window}`
+        : `alpha >= beta at node ${label} ${window}`;
       counts.prunes += 1;
       for (const move of event.skipped) {
         const top = tree.byKey.get(key([...pathAt[ply], move]));
@@ -148,9 +151,12 @@ export function drawTree(svg, tree, replayed = null) {
       const classes = ["edge", seen ? seen.status : "unvisited"].join(" ");
       svg.append(el("line", { x1: position.get(node.key), y1: y(node) + 12, x2: position.get(child.key),
         y2: y(child) - 12, stroke: seen && seen.status !== "pruned" ? "#444" : "#bbb", "stroke-width": 1.5, class: classes }));
-      if (child.move && child.move !== child.label) {
+      // A move's name where it differs from the child's label; below a chance node, its probability.
+      const edgeText = child.probability ? `p ${child.probability}` : child.move && child.move !== child.label ? child.move : "";
+      if (edgeText) {
         svg.append(el("text", { x: (position.get(node.key) + position.get(child.key)) / 2 + 4,
-          y: (y(node) + y(child)) / 2, "font-size": 10, fill: "#777" }, child.move));
+          y: (y(node) + y(child)) / 2, "font-size": 10, fill: child.probability ? "#6b5200" : "#777",
+          class: child.probability ? "probability" : "move" }, edgeText));
       }
     }
   }
@@ -160,8 +166,8 @@ export function drawTree(svg, tree, replayed = null) {
     const x = position.get(node.key), top = y(node);
     const group = el("g", { class: `tree-node ${status}${replayed && replayed.current === node.key ? " current" : ""}`,
       "data-label": node.label, "data-path": node.path.join(" "), "data-state": status, "data-role": node.role });
-    const fill = status === "unvisited" ? "#fff" : node.role === "MAX" ? "#dce6f7" : "#f7e1da";
-    const stroke = node.role === "MAX" ? "var(--max)" : "var(--min)";
+    const fill = status === "unvisited" ? "#fff" : node.role === "MAX" ? "#dce6f7" : node.role === "CHANCE" ? "#f3ecd2" : "#f7e1da";
+    const stroke = node.role === "MAX" ? "var(--max)" : node.role === "CHANCE" ? "#8a6d00" : "var(--min)";
     let shown = "";
     if (node.leaf) {
       shown = leafText(node);
@@ -169,9 +175,13 @@ export function drawTree(svg, tree, replayed = null) {
       group.append(el("rect", { x: x - width / 2, y: top - 12, width, height: 24, fill, stroke }));
       group.append(el("text", { x, y: top + 5, "text-anchor": "middle", "font-size": 12 }, shown));
     } else {
-      const points = node.role === "MAX" ? `${x},${top - 14} ${x - 15},${top + 12} ${x + 15},${top + 12}`
-        : `${x - 15},${top - 12} ${x + 15},${top - 12} ${x},${top + 14}`;
-      group.append(el("polygon", { points, fill, stroke, "stroke-width": 1.5 }));
+      if (node.role === "CHANCE") {  // a chance node: a circle, as the textbooks draw it
+        group.append(el("circle", { cx: x, cy: top, r: 14, fill, stroke, "stroke-width": 1.5 }));
+      } else {
+        const points = node.role === "MAX" ? `${x},${top - 14} ${x - 15},${top + 12} ${x + 15},${top + 12}`
+          : `${x - 15},${top - 12} ${x + 15},${top - 12} ${x},${top + 14}`;
+        group.append(el("polygon", { points, fill, stroke, "stroke-width": 1.5 }));
+      }
       shown = seen && seen.value !== null ? seen.value : "";
       if (shown) group.append(el("text", { x: x + 18, y: top + 4, "font-size": 13, "font-weight": 700 }, shown));
       if (seen && seen.alpha !== null && seen.alpha !== undefined && status !== "pruned") {
