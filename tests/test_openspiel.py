@@ -16,8 +16,10 @@ from __future__ import annotations
 import math
 import os
 import random
+import re
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +32,7 @@ except ImportError:
                 "has it)", allow_module_level=True)
 
 from gametree import SearchSession, search
+from gametree import games as built_in_games
 from gametree.game import IllegalMoveError
 from gametree.games.openspiel import MISSING, OpenSpielGame, OpenSpielState, move_word
 from gametree.games.pig import HOLD, ROLL, Pig, PigState
@@ -153,6 +156,15 @@ def test_a_missing_openspiel_names_the_extra(monkeypatch: pytest.MonkeyPatch) ->
         make("openspiel", name="tic_tac_toe")
     assert str(refused.value) == f"openspiel: {MISSING}"
     assert "pip install 'gametree[openspiel]'" in MISSING
+
+
+def test_only_the_bridge_imports_openspiel() -> None:
+    # gametree works without the extra: no other module may need pyspiel.
+    source = Path(built_in_games.__file__).resolve().parent.parent
+    importing = sorted(str(path.relative_to(source)) for path in source.rglob("*.py")
+                       if re.search(r"^\s*(import pyspiel|from open_spiel|import open_spiel)",
+                                    path.read_text(encoding="utf-8"), re.M))
+    assert importing == ["games/openspiel.py"]
 
 
 def test_moves_are_one_word_and_read_back_in_every_spelling() -> None:
