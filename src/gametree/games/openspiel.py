@@ -107,9 +107,9 @@ class OpenSpielState:
         self.player: int = player
         """OpenSpiel's current player: 0, 1, -1 at a chance node (OpenSpiel's chance player id
         is gametree's :data:`~gametree.game.CHANCE`), -4 once the game is over."""
-        self.mover: int = mover if player < 0 else player
-        """Whose turn it is: the player to move, or at a chance node and at the end the last
-        player who moved."""
+        self.mover: int = player if player >= 0 else mover if player == CHANCE else 1 - mover
+        """Whose turn it is: the player to move; at a chance node the last player who moved
+        (who rolls); once the game is over the other one (who would move next)."""
         self.moves: int = moves
         """How many moves led here, chance outcomes included."""
         self.chances: int = chances
@@ -174,8 +174,8 @@ class OpenSpielGame(Game[OpenSpielState, int]):
         return OpenSpielState(self.spiel_game.new_initial_state(), 0, 0, 0)
 
     def to_move(self, state: OpenSpielState) -> int:
-        """The player to move (at the end, the last who moved); at a chance node
-        :data:`gametree.game.CHANCE`."""
+        """The player to move (at the end, who would move next: the player other than the last
+        to move); at a chance node :data:`gametree.game.CHANCE`."""
         return CHANCE if state.player == CHANCE else state.mover
 
     def turn(self, state: OpenSpielState) -> int:
