@@ -36,6 +36,9 @@ LAYERS: dict[str, int] = {
     "gametree.numbers": RULES,
     "gametree.game": RULES,
     "gametree.games": RULES,
+    # The bridge to OpenSpiel's games: a game like any other (pyspiel is imported only when
+    # one is built, and only here).
+    "gametree.games.openspiel": RULES,
     "gametree.registry": RULES,
     "gametree.plugins": RULES,
     "gametree.view": RULES,

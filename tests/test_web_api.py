@@ -127,10 +127,13 @@ def test_positions_and_moves_for_every_game(client: TestClient, name: str) -> No
     assert after["text"] != start["text"]
     kind = start["kind"]
     assert kind == {"tictactoe": "grid", "connect4": "grid", "nim": "heaps", "sticks": "heaps",
-                    "bones": "heaps", "subtraction": "heaps", "tree": "tree"}[name]
+                    "bones": "heaps", "subtraction": "heaps", "tree": "tree",
+                    "openspiel": "text"}[name]
     if kind == "tree":
         chosen = start["node"]["children"][first["child"]]["label"]
         assert (start["node"]["label"], after["node"]["label"]) == ("current", chosen)
+    elif kind == "text":  # OpenSpiel's own text of tic-tac-toe: an x more
+        assert after["text"].count("x") == start["text"].count("x") + 1
     else:
         change = _stones(after) - _stones(start)
         assert change == (1 if kind == "grid" else -first["count"])

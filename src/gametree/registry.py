@@ -22,6 +22,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "gametree.games.connect4",
     "gametree.games.tree",
     "gametree.games.pig",
+    "gametree.games.openspiel",
 )
 """Modules that define a built-in game's ``SPEC``, in the order ``gametree games`` lists them."""
 
@@ -198,8 +199,9 @@ def get(name: str) -> GameSpec:
     return known[name]
 
 
-def make(name: str, **options: Any) -> Game[Any, Any]:
-    """Build the game registered as ``name`` with the given options."""
+def make(name: str, /, **options: Any) -> Game[Any, Any]:
+    """Build the game registered as ``name`` with the given options (a game may have an option
+    called ``name``: the openspiel game's)."""
     return get(name).make(**options)
 
 
