@@ -22,6 +22,7 @@ from .parser import (
     non_negative_seconds,
     positive_int,
 )
+from .report import mover_text
 from .searching import search_options
 
 
@@ -85,13 +86,9 @@ def run_query(args: argparse.Namespace) -> int:
         else:
             said = value_words(entry.score, exhaustive=True)
             twin = f" (stored as its twin {entry.row.moves!r})" if entry.twin else ""
-            print(f"{_mover(game, state)}: {said}; best: {' '.join(best) or '(game over)'}; "
+            print(f"{mover_text(game, state)}: {said}; best: {' '.join(best) or '(game over)'}; "
                   f"{entry.row.kind}{twin}")
     return 0
-
-
-def _mover(game: Any, state: Any) -> str:
-    return f"{game.player_names[game.to_move(state)]} to move"
 
 
 def run_stats(args: argparse.Namespace) -> int:

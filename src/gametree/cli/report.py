@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import Game
+from ..game import Game, is_chance
 from ..result import SearchResult, SolveProgress
 from ..values import read_value
 
@@ -15,8 +15,9 @@ def line_text(game: Game[Any, Any], state: Any, moves: tuple[Any, ...]) -> str:
 
 
 def mover_text(game: Game[Any, Any], state: Any) -> str:
-    """Who is to move, in the game's words."""
-    return f"{game.player_names[game.to_move(state)]} to move"
+    """Who is to move, in the game's words (at a chance state: whose turn it is, who rolls)."""
+    verb = "to roll" if is_chance(game, state) else "to move"
+    return f"{game.player_names[game.turn(state)]} {verb}"
 
 
 def position_text(game: Game[Any, Any], state: Any) -> str:
@@ -94,7 +95,7 @@ def end_text(game: Game[Any, Any], state: Any, result: SearchResult[Any],
         return "with best play: a draw"
     if result.plies is None:
         return None
-    mover = game.to_move(state)
+    mover = game.turn(state)
     winner = mover if result.outcome == "win" else 1 - mover
     name = game.player_names[winner]
     who = f"the {_ORDINAL[winner]} player"
