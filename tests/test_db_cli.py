@@ -255,7 +255,7 @@ def test_play_takes_its_moves_from_the_database(capsys: pytest.CaptureFixture[st
     status, out, _ = run(capsys, "play", "connect4", "--width", "4", "--height", "4",
                          "--first", "engine", "--db", str(book))
     assert status == 0
-    assert "[its view: " in out and "from the database, no search]" in out
+    assert "[its view: " in out and "exact, from the database; no search]" in out
 
 
 @pytest.mark.parametrize("case", ["missing", "not a database", "corrupt", "another sqlite",

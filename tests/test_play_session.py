@@ -356,14 +356,15 @@ def test_every_value_says_whether_it_is_exact_or_a_heuristic_and_why() -> None:
 
     game = GameTree.from_leaves("3 5 2 9 12 5 23 23")
     limited = SearchOpponent(depth=1).choose(game, game.initial_state())
-    assert reading(limited) == "heuristic, depth 1: its depth limit"
+    assert reading(limited) == "heuristic, depth 1: the depth was limited to 1 ply"
     timed = Decision(replace(limited.result, stats=replace(limited.result.stats,
                                                            stopped_by="time")))
-    assert reading(timed) == "heuristic, depth 1: its time ran out before the end of the game"
+    assert reading(timed) == "heuristic, depth 1: its time ran out"
     assert reading(SearchOpponent().choose(tree(), tree().initial_state())) == "exact"
     _, out = play(game, "hint\nscores\nquit\n", opponent=SearchOpponent(depth=1))
-    assert "Hint: play B (for you: estimate 0, heuristic, depth 1: its depth limit;" in out
-    assert "Values for you (MAX), heuristic, depth 1: its depth limit;" in out
+    assert "Hint: play B (for you: estimate 0, heuristic, depth 1: the depth was limited to " \
+        "1 ply;" in out
+    assert "Values for you (MAX), heuristic, depth 1: the depth was limited to 1 ply;" in out
     _, out = play(game, "help\nquit\n")
     assert "'estimate +N' is the game's heuristic" in out
 

@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from gametree.builder import BuildPlan, BuildRequest, build
+from gametree.db import books
 from gametree.web.app import create_app
 from gametree.web.limits import ServerLimits
 
@@ -373,23 +375,36 @@ def module_call(browser: Any, base: str, module: str, expression: str) -> Any:
         ".catch((error) => done({thrown: String(error.message)}));")
 
 
-def test_book_values_are_said_to_be_exact_from_the_book(base: str, browser: Any) -> None:
-    # An answer as the search gives it for a book position (issue 20: "source": "book", 0
-    # nodes), put in words by the page's own module; and the same answer without the field.
-    answer = api(base, "analyze", {"game": "tictactoe", "moves": "1,1"})
-    book = {**answer, "source": "book"}
-    cut = api(base, "analyze", {"game": "connect4", "moves": "", "depth": 3})
-    words = module_call(browser, base, "values.js",
-                        f"[m.describe({json.dumps(book)}), m.describe({json.dumps(answer)}),"
-                        f" m.entryWords({json.dumps(answer['moves'][0])}, {json.dumps(book)}),"
-                        f" m.describe({json.dumps(cut)}),"
-                        f" m.entryWords({json.dumps(cut['moves'][0])}, {json.dumps(cut)})]")
-    assert words[0]["words"] == "exact (opening book)"
-    assert words[1]["words"] == "exact"
-    assert words[2] == "exact (opening book)"
-    assert words[3]["words"] == "heuristic, depth 3"
-    assert words[3]["why"].startswith("the depth was limited to 3 plies before the end of the game")
-    assert words[4] == "heuristic, depth 3"
+def test_book_positions_are_shown_exact_from_the_book_and_other_values_with_their_depth(
+        browser: Any, desktop: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A real tic-tac-toe book to 3 plies, installed for a server of this test's own (its worker
+    # processes read GAMETREE_BOOKS as the search service does): the analyse page shows the
+    # server's reading of its values, with 0 nodes searched for a book position.
+    path = tmp_path / books.book_file_name("tictactoe", {})
+    build(BuildRequest(str(path), "tictactoe", {}, plies=3, plan=BuildPlan(workers=1)))
+    monkeypatch.setenv(books.BOOKS_ENV, str(tmp_path))
+    books.forget()
+    try:
+        with running_server(create_app(ServerLimits(workers=1), prepare=("tictactoe",))) as url:
+            answer = api(url, "analyze", {"game": "tictactoe", "moves": "1,1"})
+            assert (answer["source"], answer["stats"]["nodes"]) == ("book", 0)
+            assert answer["reading"]["words"] == "exact, from the opening book"
+            assert {entry["reading"] for entry in answer["moves"]} == \
+                {"exact, from the opening book"}
+            browser.get(f"{url}/analyse?game=tictactoe&moves=1,1")
+            wait_for(lambda: browser.find_element("id", "values-words").text)
+            assert browser.find_element("id", "values-words").text == \
+                "Values: exact, from the opening book — proven values looked up in the " \
+                "opening book: no position was searched."
+            cut = api(url, "analyze",
+                      {"game": "connect4", "moves": "", "depth": 3, "tier": "python"})
+            assert cut["source"] == "search"
+            assert cut["reading"]["words"] == "heuristic, depth 3"
+            assert cut["reading"]["why"].startswith(
+                "the depth was limited to 3 plies before the end of the game")
+            assert {entry["reading"] for entry in cut["moves"]} == {"heuristic, depth 3"}
+    finally:
+        books.forget()
 
 
 @pytest.mark.parametrize(("text", "fault"), [

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
 from .result import MoveValue, SearchResult
-from .values import plies_to_result
+from .values import plies_text, plies_to_result
 
 M = TypeVar("M", bound=Hashable)
 
@@ -66,7 +66,7 @@ class Level:
         if self.number == PERFECT:
             return f"level {self.number}: full strength"
         reach = "full depth" if self.depth is None else \
-            f"{self.depth} {'ply' if self.depth == 1 else 'plies'} deep"
+            f"{plies_text(self.depth)} deep"
         return (f"level {self.number}: {reach}, temperature {self.temperature:g}, "
                 f"{self.mistake_rate * 100:g}% random moves")
 

@@ -15,6 +15,7 @@ from .values import (
     Value,
     ValueKind,
     fraction_text,
+    plies_text,
     plies_to_result,
     read_expected,
     read_value,
@@ -255,6 +256,46 @@ class SearchResult(Generic[M]):
         """What a root move's value (or its bound) is, as :meth:`move_text` words it."""
         return self._read(entry.expected, entry.bound, root=False)[0]
 
+    def reading(self, *, root_only: bool = False, depth: int | None = None,
+                cause: str | None = None) -> Reading:
+        """What this result's values are (:class:`Reading`): exact, looked up, or heuristic at
+        a depth and why. ``root_only`` reads the root's value alone (not every move's);
+        ``depth`` (default: the depth reached) and ``cause`` (default: the search's limit) say
+        more where the caller knows it, e.g. an opponent's level."""
+        if self.source != "search":
+            where = "opening book" if self.source == "book" else "database"
+            return Reading(f"exact, from the {where}", "",
+                           f"proven values looked up in the {where}: no position was searched")
+        kinds = [self.value_kind()]
+        if not root_only:
+            kinds += [self.move_kind(entry) for entry in self.moves]
+        if "estimate" not in kinds:
+            found = "win, draw or loss only" if self.weak else "no heuristic estimate entered " \
+                "any value"
+            return Reading("exact", "", f"searched to the end of the game: {found}")
+        reached_depth = self.stats.depth_reached if depth is None else depth
+        if cause is None:
+            stopped = self.stats.stopped_by
+            cause = ("its time ran out" if stopped == "time"
+                     else "its node budget ran out" if stopped == "nodes"
+                     else f"the depth was limited to {plies_text(self.depth)}"
+                     if self.depth is not None else "the search stopped short")
+        return Reading(
+            f"heuristic, depth {reached_depth}", cause,
+            f"{cause} before the end of the game, so the values are the game's estimates of "
+            f"the positions {plies_text(reached_depth)} ahead, not proven results (a win or loss "
+            "found within that depth is still exact)")
+
+    def move_reading(self, entry: MoveValue[M]) -> str:
+        """What one root move's value is: the words of :meth:`reading` for that value alone,
+        or ``a bound`` (alpha-beta's, ``docs/json.md``)."""
+        if self.source != "search":
+            return self.reading().words
+        if self.move_kind(entry) == "estimate":
+            depth = self.stats.depth_reached if entry.depth is None else entry.depth
+            return f"heuristic, depth {depth}"
+        return "exact" if entry.bound == "exact" else "a bound"
+
     def _read(self, value: Expected, bound: Bound, *, root: bool,
               units: bool = False) -> tuple[ValueKind, str]:
         exhaustive, complete = self._flags(root=root)
@@ -278,7 +319,8 @@ class SearchResult(Generic[M]):
             kind, text = self._read(entry.expected, entry.bound, root=False)
             moves.append({"move": game.format_move(root, entry.move), "value": entry.value,
                           "exact": entry.exact, "bound": entry.bound, "depth": entry.depth,
-                          "value_text": text, "value_kind": kind})
+                          "value_text": text, "value_kind": kind,
+                          "reading": self.move_reading(entry)})
             if self.chance:
                 moves[-1]["value_fraction"] = fraction_text(entry.fraction)
         value_kind, value_text = self._read(self.expected, "exact", root=True)
@@ -301,6 +343,7 @@ class SearchResult(Generic[M]):
             "weak": self.weak,
             **chance,
             "source": self.source,
+            "reading": self.reading().as_dict(),
             "stats": self.stats.as_dict(),
         }
 
@@ -325,6 +368,29 @@ def depth_limited(moves: tuple[MoveValue[M], ...], depth: int, *, final: bool,
         else:
             marked.append(entry)
     return tuple(marked) if changed else moves
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a search's values are, in words: the one wording of "exact" and "heuristic, depth
+    N" that the terminal, the command line and the pages show (``reading`` in the JSON)."""
+
+    words: str
+    """``exact``, ``exact, from the opening book``, ``exact, from the database`` or
+    ``heuristic, depth N``."""
+
+    cause: str
+    """Why the values are heuristic, briefly (``its time ran out``); empty for exact ones."""
+
+    why: str
+    """What the words mean, as a sentence for a reader who asks."""
+
+    def __str__(self) -> str:
+        return f"{self.words}: {self.cause}" if self.cause else self.words
+
+    def as_dict(self) -> dict[str, str]:
+        """The JSON form: ``{"words", "cause", "why"}``."""
+        return {"words": self.words, "cause": self.cause, "why": self.why}
 
 
 @dataclass(slots=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..game import Game
 from ..result import MoveValue
-from ..values import win_probability
+from ..values import plies_text, win_probability
 from .opponent import Decision
 
 VALUES_HELP = (
@@ -44,29 +44,14 @@ def move_value(decision: Decision[Any], entry: MoveValue[Any]) -> str:
 
 
 def reading(decision: Decision[Any]) -> str:
-    """What a decision's root value is, and why: ``exact``, ``exact, from the database``, or
-    ``heuristic, depth 22: its time ran out ...`` (the value is the game's heuristic, 22
-    plies ahead)."""
-    result = decision.result
-    if result.algorithm == "database":
-        return "exact, from the database"
-    if result.value_kind() != "estimate":
-        return "exact"
-    return f"heuristic, depth {decision.depth}: {_why(decision)}"
-
-
-def _why(decision: Decision[Any]) -> str:
-    """Why a search that guessed stopped where it did."""
-    stopped = decision.result.stats.stopped_by
-    if stopped == "time":
-        return "its time ran out before the end of the game"
-    if stopped == "nodes":
-        return "its node budget ran out before the end of the game"
-    if decision.choice is not None and decision.choice.level.depth is not None:
-        depth = decision.choice.level.depth
-        return f"level {decision.choice.level.number} looks {depth} " \
-               f"{'ply' if depth == 1 else 'plies'} ahead"
-    return "its depth limit"
+    """What a decision's root value is, and why: ``exact``, ``exact, from the opening book``,
+    or ``heuristic, depth 22: its time ran out`` (:meth:`gametree.SearchResult.reading`; at a
+    level, the level's own depth is the cause)."""
+    level = decision.choice.level if decision.choice is not None else None
+    cause = None
+    if level is not None and level.depth is not None and decision.result.stats.stopped_by is None:
+        cause = f"level {level.number} looks {plies_text(level.depth)} ahead"
+    return str(decision.result.reading(root_only=True, depth=decision.depth, cause=cause))
 
 
 def effort(decision: Decision[Any]) -> str:

@@ -140,7 +140,7 @@ async function analyse() {
         value.dataset.kind = entry.value_kind;
         value.style.background = colour(entry.value_kind); value.style.color = ink(entry.value_kind);
       }
-      const raw = document.createElement("td"); raw.textContent = entryWords(entry, result); raw.className = "muted";
+      const raw = document.createElement("td"); raw.textContent = entryWords(entry); raw.className = "muted";
       row.append(name, value, raw);
       return row;
     });

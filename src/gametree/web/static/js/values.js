@@ -1,7 +1,7 @@
 // What the values on a page are, in words (exact, from the opening book, or a heuristic at a
 // depth and why), the colours' legend, and a value put on one scale seen from the first
 // player for the chart and the evaluation bar. The words of each value are the server's
-// (value_text, value_kind): nothing here derives a value.
+// (value_text, value_kind, reading): nothing here derives a value or its words.
 
 import { colour } from "./board.js";
 
@@ -17,34 +17,16 @@ export function valueEntry(result) {
   return entry;
 }
 
-/** What kind of values a search answer shows, in words: {words, why}. "exact (opening
- * book)" when the server answered from its book, "exact" when no heuristic estimate entered
- * any value, "heuristic, depth N" otherwise, with the reason the search stopped short. */
+/** What kind of values a search answer shows, in the server's words (its `reading`: words,
+ * cause, why: "exact", "exact, from the opening book", "heuristic, depth N" and why). */
 export function describe(result) {
-  if (result.source === "book") {
-    return { words: "exact (opening book)", why: "proven values looked up in the opening book: no position was searched" };
-  }
-  const kinds = [result.value_kind, ...(result.moves || []).map((entry) => entry.value_kind)];
-  if (!kinds.includes("estimate")) {
-    const why = result.weak ? "searched to the end of the game (win, draw or loss only)"
-      : "searched to the end of the game: proven results";
-    return { words: "exact", why };
-  }
-  const depth = result.stats.depth_reached;
-  const stop = result.stats.stopped_by ? `the search reached its ${result.stats.stopped_by} limit`
-    : result.depth !== null && result.depth !== undefined ? `the depth was limited to ${result.depth} plies`
-      : "the search stopped short";
-  return { words: `heuristic, depth ${depth}`,
-    why: `${stop} before the end of the game, so the values are the game's estimates of the positions ` +
-      `${depth} plies ahead, not proven results (a win or loss found within that depth is still exact)` };
+  return result.reading;
 }
 
-/** What one move's value is (an entry of a search answer's `moves`), in words: "exact",
- * "exact (opening book)", "heuristic, depth N", or "a bound" (alpha-beta's, see docs/json.md). */
-export function entryWords(entry, result) {
-  if (entry.value_kind === "estimate") return `heuristic, depth ${entry.depth ?? result.stats.depth_reached}`;
-  if (entry.bound && entry.bound !== "exact") return "a bound";
-  return result.source === "book" ? "exact (opening book)" : "exact";
+/** What one move's value is (an entry of a search answer's `moves`), in the server's words:
+ * "exact", "heuristic, depth N", or "a bound" (alpha-beta's, see docs/json.md). */
+export function entryWords(entry) {
+  return entry.reading;
 }
 
 /** describe() as one line: "Values: heuristic, depth 12 — the search reached ...". */
