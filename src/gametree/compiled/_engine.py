@@ -82,10 +82,16 @@ k_can_win_next: Any = None
 k_non_losing_moves: Any = None
 k_plies_left: Any = None
 k_state_from_row: Any = None
+k_mirror_key: Any = None
+k_upper_bound: Any = None
+k_enhanced_cutoffs: Any = None
 HAS_KEY = False
 HAS_MOVE_SCORE = False
 HAS_THREATS = False
 HAS_PLIES_LEFT = False
+HAS_MIRROR = False
+HAS_UPPER_BOUND = False
+HAS_ETC = False
 ALTERNATING = True
 WINNER_MOVES_LAST = False
 MAX_MOVES = 1
@@ -155,6 +161,13 @@ STEP = 2 if ALTERNATING and WINNER_MOVES_LAST else 1
 """Plies per step of the score scale in :func:`solve`: when players alternate and every game is
 won by its last mover, a player's wins (and losses) all fall on plies of one parity."""
 
+CHILD_PASS = HAS_THREATS and (HAS_UPPER_BOUND or HAS_ETC)
+"""Look at every child before searching any (see :func:`negamax`): only for a kernel with the
+solving hooks, so that a game without them is searched node for node as before."""
+
+_FLIP_SHIFT = 58
+"""The bit of a data word that says the entry was stored from the mirror image of its key's
+position (``mirror_key``): its best move is then a hint for that image only."""
 _VALUE_OFFSET = 1 << 20
 _VALUE_MASK = (1 << 21) - 1
 _HASH_MULTIPLIER = -7046029254386353131  # 0x9E3779B97F4A7C15 (Fibonacci hashing) as int64
@@ -169,6 +182,18 @@ def pack(lower: int, upper: int, depth: int, move: int) -> int:
     word is never 0 (the bounds are stored with an offset), so 0 marks an empty slot."""
     return ((lower + _VALUE_OFFSET) | ((upper + _VALUE_OFFSET) << 21) | (depth << 42)
             | (move << 50))
+
+
+@njit(cache=True, inline="always")
+def table_key(state: Any) -> Any:
+    """``(key, flip)``: the key under which ``state`` is stored, and 1 if that is the key of
+    its mirror image (the smaller of the two keys, with ``mirror_key``), else 0."""
+    key = k_key(state)
+    if HAS_MIRROR:
+        other = k_mirror_key(state)
+        if other < key:
+            return other, 1
+    return key, 0
 
 
 @njit(cache=True, inline="always")
@@ -231,13 +256,14 @@ def from_table(value: int, ply: int, by_distance: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def store(ws: Any, key: int, ply: int, depth: int, best: int, alpha: int, beta: int,
-          move: int) -> None:
+def store(ws: Any, key: int, flip: int, ply: int, depth: int, best: int, alpha: int,
+          beta: int, move: int) -> None:
     """Record the result ``best`` of a node searched with window (alpha, beta).
 
     ``best >= beta``: a lower bound; ``best <= alpha``: an upper bound; else exact. An entry for
     the same key and depth keeps the other bound it already had (it stays true). Replacement:
-    always (the newest result is the most likely to be needed again).
+    always (the newest result is the most likely to be needed again). ``flip``: the node was
+    stored under its mirror image's key (see :func:`table_key`).
     """
     by_distance = ws[C_BY_DISTANCE]
     stored_depth = TABLE_EXHAUSTIVE if depth >= TABLE_EXHAUSTIVE else depth
@@ -270,7 +296,8 @@ def store(ws: Any, key: int, ply: int, depth: int, best: int, alpha: int, beta: 
             upper = old_upper
         if move == NO_MOVE:
             move = (old >> 50) & 255
-    data = pack(lower, upper, stored_depth, move)
+            flip = (old >> _FLIP_SHIFT) & 1
+    data = pack(lower, upper, stored_depth, move) | (flip << _FLIP_SHIFT)
     ws[slot] = key ^ data  # see "Threads" above: a torn entry never matches its key
     ws[slot + 1] = data
 
@@ -316,6 +343,18 @@ def heuristic(state: Any, mover: int) -> int:
     """The kernel's estimate of ``state`` for the player to move."""
     estimate = k_evaluate(state)
     return estimate if mover == 0 else -estimate
+
+
+@njit(cache=True, inline="always")
+def bound_value(bound: int, ply: int) -> int:
+    """The kernel's ``upper_bound`` code for a node at ``ply`` as a value: ``ONGOING`` (no
+    bound) beyond every value, 0 a draw, ``-k`` a loss ``k`` plies from the node at the
+    latest."""
+    if bound == ONGOING:
+        return INF
+    if bound >= 0:
+        return 0
+    return -(WIN - (ply - bound))
 
 
 # -- the search ----------------------------------------------------------------------------
@@ -456,9 +495,10 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     if (nodes & (CHECK_EVERY - 1)) == 0 and stopped(ws):
         return 0
     key = 0
+    flip = 0
     slot = 0
     if HAS_KEY:
-        key = k_key(state)
+        key, flip = table_key(state)
         slot = slot_of(key, ws)
         prefetch(ws, slot)  # the slot arrives while the moves are generated
     by_distance = ws[C_BY_DISTANCE]
@@ -491,6 +531,13 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
             leaf(ply, ws)
             ws[C_EVALUATIONS] += 1
             return min(max(heuristic(state, mover), lowest), highest)
+        if HAS_UPPER_BOUND and depth > MAX_PLY:  # the kernel's static bound (solving only)
+            cap = bound_value(k_upper_bound(state), ply)
+            if beta > cap:
+                beta = cap
+                if alpha >= beta:
+                    leaf(ply, ws)
+                    return beta
     else:
         utility = k_outcome(state)
         if utility != ONGOING:
@@ -533,16 +580,58 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                 if alpha >= beta:
                     return beta
             first = (data >> 50) & 255
+            if HAS_MIRROR and ((data >> _FLIP_SHIFT) & 1) != flip:
+                first = NO_MOVE  # the hint of the other image: its index means another move
+
+    original_alpha = alpha
+    best = -INF
+    best_index = NO_MOVE
+    skip = 0
+    if CHILD_PASS and by_distance and depth > MAX_PLY:
+        # Every child, before any is searched: a double threat (the opponent has no move
+        # that does not lose at once) is the quickest win left; the kernel's upper bound and
+        # (enhanced transposition cutoffs) the table's bounds of a child may cut this node
+        # off at once, or show that a child cannot raise alpha (it is then not searched).
+        etc = HAS_ETC and k_enhanced_cutoffs(state)
+        scratch_row = row + 2 * MAX_MOVES  # the next ply's move row, not yet in use
+        scratch = ws[scratch_row:scratch_row + MAX_MOVES]
+        for i in range(count):
+            child = k_play(state, ws[row + i])
+            if k_non_losing_moves(child, scratch) == 0:
+                value = WIN - (ply + 3)
+                ws[C_CUTOFFS] += 1
+                store(ws, key, flip, ply, depth, value, alpha, beta, i)
+                return value
+            low = -INF
+            high = INF
+            if HAS_UPPER_BOUND:
+                high = bound_value(k_upper_bound(child), ply + 1)
+            if etc:
+                child_key, _ = table_key(child)
+                child_slot = slot_of(child_key, ws)
+                data = ws[child_slot + 1]
+                if data != 0 and ws[child_slot] ^ data == child_key and \
+                        ((data >> 42) & 255) == TABLE_EXHAUSTIVE:
+                    ws[C_TABLE_HITS] += 1
+                    low = max(low, from_table((data & _VALUE_MASK) - _VALUE_OFFSET, ply + 1,
+                                              by_distance))
+                    high = min(high, from_table(((data >> 21) & _VALUE_MASK) - _VALUE_OFFSET,
+                                                ply + 1, by_distance))
+            if -high >= beta:
+                ws[C_CUTOFFS] += 1
+                store(ws, key, flip, ply, depth, -high, alpha, beta, i)
+                return -high
+            if -low <= alpha and i < 64:  # this child cannot raise alpha: not searched
+                skip |= 1 << i
+                if -low > best:  # noqa: PLR1730 -- an upper bound, kept for fail-soft
+                    best = -low
 
     order(state, count, row, first, ws)
     if HAS_KEY and count > 1:
         # Ask for every child's table slot now: the loads overlap (the table is far larger than
         # the caches, so each is a trip to main memory) instead of waiting in turn.
         for i in range(1, count):
-            prefetch(ws, slot_of(k_key(k_play(state, ws[row + i])), ws))
-    original_alpha = alpha
-    best = -INF
-    best_index = NO_MOVE
+            prefetch(ws, slot_of(table_key(k_play(state, ws[row + i]))[0], ws))
     keys = row + MAX_MOVES
     # Threads (ABDADA): with busy marks (several threads), a move after the first whose
     # position another thread is searching now is deferred to after the others.
@@ -559,6 +648,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     deferred = 0
     cut = False
     for i in range(count):
+        if CHILD_PASS and skip != 0 and (skip >> (ws[keys + i] & 255)) & 1:
+            continue
         child = k_play(state, ws[row + i])
         mark = 0
         tag = 0
@@ -612,7 +703,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     if own != 0:
         ws[C_SPLIT_TOP] = ws[own + S_LINK]
     if HAS_KEY:
-        store(ws, key, ply, depth, best, original_alpha, beta, best_index)
+        store(ws, key, flip, ply, depth, best, original_alpha, beta, best_index)
     return best
 
 
