@@ -158,7 +158,16 @@ def rules(*, width: int = 7, height: int = 6,
 
     @jit
     def move_score(state: tuple[int, int, int], move: int) -> int:
-        return popcount(winning_cells(state[0] | move, state[1]))
+        """Threats the move creates, weighted by how soon they can be played: a winning cell
+        just above a cell playable next (12 each), two above (5), anywhere (3). A cell just
+        above one of the opponent's winning cells counts for nothing (the opponent wins or is
+        blocked first)."""
+        mine = state[0] | move
+        mask = state[1] | move
+        threats = winning_cells(mine, mask) & ~(winning_cells(mine ^ mask, mask) << 1)
+        above = (possible(mask) << 1) & board
+        return (12 * popcount(threats & above) + 5 * popcount(threats & (above << 1))
+                + 3 * popcount(threats))
 
     @jit
     def can_win_next(state: tuple[int, int, int]) -> bool:
