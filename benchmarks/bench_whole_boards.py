@@ -10,7 +10,8 @@ his ``NUM_TABLE_ENTRIES = 8388617`` entries of 8 bytes):
   (``src/solver/settings.h``), so there is one binary per board and thread count, which you
   build yourself and name with ``--c4 WxH:THREADS=PATH``. A board and thread count without a
   binary is skipped with a message. His program prints its score and node count; the time is
-  the process's wall time (its start-up and table allocation included, a few milliseconds);
+  the process's wall time (its start-up and table allocation included, a few milliseconds)
+  and processor time (every thread's: on a loaded machine the steadier figure of one thread);
 * **``gametree solve connect4 --width W --height H --threads T --json``**, as the command runs
   it, in a process of its own: wall time, and the search's own time and node count from its
   JSON. Its kernel is compiled (or loaded from the cache) by a warm-up solve of a small
@@ -31,6 +32,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -39,14 +41,16 @@ from pathlib import Path
 
 BOARDS = ("6x4", "6x5", "7x5", "6x6", "8x4", "7x6")
 _SCORE = re.compile(r"Final strong score is (-?\d+)")
-_NODES = re.compile(r"Nodes:\s*([\d,.\s']+)")
+_NODES = re.compile(r"Total\s*=\s*([\d,.']+)")
 
 
 @dataclass
 class Run:
-    """One solve: its wall time, nodes and value (None where unknown), or why it failed."""
+    """One solve: its wall time, processor time (user + system, every thread's), nodes and
+    value (None where unknown), or why it failed."""
 
     seconds: float | None = None
+    cpu: float | None = None
     nodes: int | None = None
     value: int | None = None
     problem: str = ""
@@ -63,10 +67,17 @@ def parse_binaries(items: list[str]) -> dict[tuple[str, int], Path]:
     return found
 
 
+def cpu_of_children() -> float:
+    """The processor time of the finished child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_c4(binary: Path, timeout: float) -> Run:
     """Run one of Steininger's binaries (it solves the empty board of its compiled size)."""
     if not binary.is_file() or not os.access(binary, os.X_OK):
         return Run(problem=f"not an executable file: {binary}")
+    cpu = cpu_of_children()
     started = time.perf_counter()
     try:
         done = subprocess.run([str(binary)], stdin=subprocess.DEVNULL, capture_output=True,
@@ -79,7 +90,7 @@ def run_c4(binary: Path, timeout: float) -> Run:
         return Run(problem=f"no score in its output (exit {done.returncode})")
     nodes = _NODES.search(done.stdout)
     count = int(re.sub(r"\D", "", nodes[1])) if nodes else None
-    return Run(seconds, count, int(score[1]))
+    return Run(seconds, cpu_of_children() - cpu, count, int(score[1]))
 
 
 def gametree_command(board: str, threads: int, moves: str | None = None) -> list[str]:
@@ -96,6 +107,7 @@ def run_gametree(board: str, threads: int, timeout: float) -> Run:
     width = int(board.split("x", maxsplit=1)[0])
     warm_up = " ".join(str(1 + column % width) for column in range(2 * width))
     subprocess.run(gametree_command(board, threads, warm_up), capture_output=True, check=False)
+    cpu = cpu_of_children()
     started = time.perf_counter()
     try:
         done = subprocess.run(gametree_command(board, threads), capture_output=True, text=True,
@@ -106,14 +118,15 @@ def run_gametree(board: str, threads: int, timeout: float) -> Run:
     if done.returncode != 0:
         return Run(problem=f"exit {done.returncode}: {done.stderr.strip()[-200:]}")
     document = json.loads(done.stdout)
-    return Run(seconds, int(document["stats"]["nodes"]), int(document["score"]))
+    return Run(seconds, cpu_of_children() - cpu, int(document["stats"]["nodes"]),
+               int(document["score"]))
 
 
 def shown(run: Run) -> str:
     if run.problem:
         return run.problem
     nodes = f"{run.nodes / 1e6:.2f} M" if run.nodes is not None else "?"
-    return f"{run.seconds:.2f} s, {nodes}"
+    return f"{run.seconds:.2f} s ({run.cpu:.2f} s cpu), {nodes}"
 
 
 def main(argv: list[str] | None = None) -> int:
