@@ -14,7 +14,8 @@ his ``NUM_TABLE_ENTRIES = 8388617`` entries of 8 bytes):
   and processor time (every thread's: on a loaded machine the steadier figure of one thread);
 * **``gametree solve connect4 --width W --height H --threads T --json``**, as the command runs
   it, in a process of its own: wall time, and the search's own time and node count from its
-  JSON. Its kernel is compiled (or loaded from the cache) by a warm-up solve of a small
+  JSON (the search's time excludes the process's start-up: Python and the kernel's loading,
+  about a second). Its kernel is compiled (or loaded from the cache) by a warm-up solve of a small
   position of the same board first, outside the timing.
 
 Both values are checked to agree (his score against gametree's value). The load average is
@@ -51,6 +52,8 @@ class Run:
 
     seconds: float | None = None
     cpu: float | None = None
+    search: float | None = None
+    """gametree only: the search's own time (its JSON's ``stats.seconds``)."""
     nodes: int | None = None
     value: int | None = None
     problem: str = ""
@@ -119,14 +122,15 @@ def run_gametree(board: str, threads: int, timeout: float) -> Run:
         return Run(problem=f"exit {done.returncode}: {done.stderr.strip()[-200:]}")
     document = json.loads(done.stdout)
     return Run(seconds, cpu_of_children() - cpu, int(document["stats"]["nodes"]),
-               int(document["score"]))
+               int(document["score"]), float(document["stats"]["seconds"]))
 
 
 def shown(run: Run) -> str:
     if run.problem:
         return run.problem
     nodes = f"{run.nodes / 1e6:.2f} M" if run.nodes is not None else "?"
-    return f"{run.seconds:.2f} s ({run.cpu:.2f} s cpu), {nodes}"
+    search = f", search {run.search:.2f} s" if run.search is not None else ""
+    return f"{run.seconds:.2f} s ({run.cpu:.2f} s cpu{search}), {nodes}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -654,6 +654,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     best = -INF
     best_index = NO_MOVE
     skip = 0
+    forced = 0  # (solving) the children whose forced line is not empty, by generated index
     if SOLVING and by_distance and depth > MAX_PLY:
         # Every child, before any is searched: a double threat (the opponent has no move
         # that does not lose at once) is the quickest win left; the kernel's upper bound and
@@ -662,6 +663,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
         etc = HAS_ETC and k_enhanced_cutoffs(state)
         for i in range(count):
             end, end_ply, sign, lost = forced_end(k_play(state, ws[row + i]), ply + 1, ws)
+            if end_ply != ply + 1 or i >= 64:
+                forced |= 1 << min(i, 63)
             # The bounds of the end of the child's forced line, for its player to move.
             low = -INF
             high = INF
@@ -728,7 +731,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                 deferred |= 1 << i
                 continue
             ws[mark] = tag
-        if SOLVING and by_distance and depth > MAX_PLY:  # the child's forced line played out
+        if SOLVING and by_distance and depth > MAX_PLY and \
+                (forced >> min(ws[keys + i] & 255, 63)) & 1:  # its forced line played out
             end, end_ply, sign, lost = forced_end(child, ply + 1, ws)
             if lost:
                 value = sign * -(WIN - (end_ply + 2))
@@ -762,7 +766,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
             if (deferred >> i) & 1 == 0:
                 continue
             child = k_play(state, ws[row + i])
-            if SOLVING and by_distance and depth > MAX_PLY:
+            if SOLVING and by_distance and depth > MAX_PLY and \
+                    (forced >> min(ws[keys + i] & 255, 63)) & 1:
                 end, end_ply, sign, lost = forced_end(child, ply + 1, ws)
                 if lost:
                     value = sign * -(WIN - (end_ply + 2))
