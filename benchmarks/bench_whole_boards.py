@@ -93,7 +93,7 @@ def run_c4(binary: Path, timeout: float) -> Run:
         return Run(problem=f"no score in its output (exit {done.returncode})")
     nodes = _NODES.search(done.stdout)
     count = int(re.sub(r"\D", "", nodes[1])) if nodes else None
-    return Run(seconds, cpu_of_children() - cpu, count, int(score[1]))
+    return Run(seconds, cpu_of_children() - cpu, nodes=count, value=int(score[1]))
 
 
 def gametree_command(board: str, threads: int, moves: str | None = None) -> list[str]:
@@ -121,8 +121,8 @@ def run_gametree(board: str, threads: int, timeout: float) -> Run:
     if done.returncode != 0:
         return Run(problem=f"exit {done.returncode}: {done.stderr.strip()[-200:]}")
     document = json.loads(done.stdout)
-    return Run(seconds, cpu_of_children() - cpu, int(document["stats"]["nodes"]),
-               int(document["score"]), float(document["stats"]["seconds"]))
+    return Run(seconds, cpu_of_children() - cpu, nodes=int(document["stats"]["nodes"]),
+               value=int(document["score"]), search=float(document["stats"]["seconds"]))
 
 
 def shown(run: Run) -> str:
