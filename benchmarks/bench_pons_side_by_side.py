@@ -28,22 +28,19 @@ out of every per-position mean (gametree's first search also loads the compiled 
 The rounds alternate their order so that the load affects both solvers alike; the load average
 is printed before and after. Every score is checked against the set's (a disagreement exits 1).
 
-Getting Pons' solver (this script never downloads or builds anything)::
-
-    git clone https://github.com/PascalPons/connect4 /tmp/pons-src
-    cd /tmp/pons-src && git checkout 5e8f0b8
-    make c4solver CXXFLAGS="--std=c++11 -W -Wall -O3 -march=native -DNDEBUG"
-
-Commit ``5e8f0b8`` is the last whose ``main.cpp`` is his benchmark driver (it resets the solver
-before each position and prints the nodes and microseconds); the newest one (``d6ba50d``, which
-adds ``-a``) has the same solver, but its driver keeps the table from one position to the next
-and prints only ``position score``: this script accepts it too, and then compares whole
-processes only.
+The peer: Pascal Pons' Connect Four solver, ``c4solver`` (C++, AGPL-3.0), published at
+github.com/PascalPons/connect4; these figures were measured with commit ``5e8f0b8``, the last
+whose ``main.cpp`` is his benchmark driver (it resets the solver before each position and prints
+the nodes and microseconds), built with ``-O3 -march=native -DNDEBUG``. The newest commit
+(``d6ba50d``, which adds ``-a``) has the same solver, but its driver keeps the table from one
+position to the next and prints only ``position score``: this script accepts it too, and then
+compares whole processes only. The project holds no steps that fetch or build a peer's program:
+build it yourself and give its path with ``--pons``.
 
 Usage::
 
-    python benchmarks/bench_pons_side_by_side.py --pons /tmp/pons-src/c4solver
-    python benchmarks/bench_pons_side_by_side.py --pons /tmp/pons-src/c4solver \\
+    python benchmarks/bench_pons_side_by_side.py --pons PATH/TO/c4solver
+    python benchmarks/bench_pons_side_by_side.py --pons PATH/TO/c4solver \\
         --set ../shared/data/connect4/Test_L2_R1 --count 200 --rounds 3
 """
 
@@ -77,15 +74,11 @@ GOAL = 1.1
 """The goal: ``solve --moves-file`` within this ratio of Pons' solver per position."""
 
 HOW_TO_GET_PONS = """\
-This benchmark needs Pascal Pons' Connect Four solver, built on this machine; give its path
-with --pons. To get and build it (nothing is downloaded by this script):
-
-    git clone https://github.com/PascalPons/connect4 /tmp/pons-src
-    cd /tmp/pons-src && git checkout 5e8f0b8    # his benchmark driver: nodes and time per position
-    make c4solver CXXFLAGS="--std=c++11 -W -Wall -O3 -march=native -DNDEBUG"
-
-then: python benchmarks/bench_pons_side_by_side.py --pons /tmp/pons-src/c4solver
-(keep no 7x6.book opening book beside it: the solver runs in an empty directory anyway)."""
+This benchmark needs Pascal Pons' Connect Four solver (c4solver, C++, AGPL-3.0, published at
+github.com/PascalPons/connect4; measured at commit 5e8f0b8, his benchmark driver), built on this
+machine by you; give its path with --pons PATH/TO/c4solver. This script fetches and builds
+nothing (keep no 7x6.book opening book beside it: the solver runs in an empty directory
+anyway)."""
 
 STAMPED_CLI = """
 import os, sys, time

@@ -677,7 +677,9 @@ class _Checker:
                       "moves (in order), outcome, evaluate and next states",
             "values": f"{values['tiers exact']} exact and {values['tiers limited']} "
                       f"depth-{VALUE_DEPTH} searches: the compiled engine's values equal the "
-                      "Python tier's",
+                      "Python tier's" + (f"; the kernel's upper_bound held at the "
+                                         f"{values['upper bounds']} exact positions it bounds"
+                                         if values["upper bounds"] else ""),
         }
         return descriptions[name]
 

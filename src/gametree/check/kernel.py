@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from ..values import Value, format_value, plies_to_result
+from ..values import WIN, Value, format_value, plies_to_result
 from ._base import (
     _RAISED,
     ERROR_TEXT_LIMIT,
@@ -132,6 +132,40 @@ class _KernelComparison:
                 continue
             self.checker.counts["kernel"] += 1
             self.compare_node(node)
+        self.compare_mirror_keys(nodes)
+
+    def compare_mirror_keys(self, nodes: list[_Node]) -> None:
+        """The kernel's ``mirror_key`` (a solving hook), where it has one: a state met whose
+        key is another's mirror key must be a position like it (the same player to move,
+        outcome and number of moves), since the table gives both one entry."""
+        rules = self.form.kernel.python_rules()
+        if "mirror_key" not in rules:
+            return
+        by_key: dict[Any, _Node] = {}
+        mirrors: list[tuple[_Node, Any]] = []
+        for node in nodes:
+            if node.player is _RAISED or node.outcome is _RAISED:
+                continue
+            encoded = self.kernel_call("compiled_form().encode", node.position,
+                                       self.form.encode, node.position.state)
+            if encoded is _RAISED:
+                continue
+            key = self.kernel_call("kernel key", node.position, rules["key"], encoded)
+            mirror = self.kernel_call("kernel mirror_key", node.position, rules["mirror_key"],
+                                      encoded)
+            if key is not _RAISED and mirror is not _RAISED:
+                by_key[key] = node
+                mirrors.append((node, mirror))
+        for node, mirror in mirrors:
+            image = by_key.get(mirror)
+            if image is None:
+                continue
+            if (image.player, _outcome_text(image.outcome), len(image.moves)) != \
+                    (node.player, _outcome_text(node.outcome), len(node.moves)):
+                self.checker.fail("kernel", "kernel mirror_key", "not a mirror image",
+                                  "gives the key of a state with another player to move, "
+                                  "outcome or number of moves: the table would share their "
+                                  "values", node.position)
 
     def kernel_call(self, method: str, position: _Position, function: Callable[..., Any],
                     *args: Any) -> Any:
@@ -333,7 +367,33 @@ class _ValueComparison:
                               position)
             return False
         self.report_difference(position, depth, python, compiled)
+        if depth is None:
+            self.check_upper_bound(position, python.value)
         return True
+
+    def check_upper_bound(self, position: _Position, value: Value) -> None:
+        """The kernel's ``upper_bound`` (a solving hook), where it has one, holds at a position
+        whose exact value (for the player to move) the Python tier found."""
+        rules = self.form.kernel.python_rules()
+        if "upper_bound" not in rules:
+            return
+        from ..compiled.kernel import NO_UPPER_BOUND  # noqa: PLC0415 - kernels only
+
+        encoded = self.checker.call("values", "compiled_form().encode", position,
+                                    self.form.encode, position.state)
+        if encoded is _RAISED:
+            return
+        bound = self.checker.call("values", "kernel upper_bound", position,
+                                  rules["upper_bound"], encoded)
+        if bound is _RAISED or bound == NO_UPPER_BOUND:
+            return
+        self.checker.value_counts["upper bounds"] += 1
+        limit = 0 if bound >= 0 else -(WIN - (-bound))
+        if value > limit:
+            said = "a draw at best" if bound >= 0 else f"a loss within {-bound} plies"
+            self.checker.fail("values", "kernel upper_bound", "bound broken",
+                              f"says {said}, but the position is worth {format_value(value)} "
+                              "to the player to move", position)
 
     def python_result(self, position: _Position, depth: int | None) -> SearchResult[Any] | None:
         """The Python tier's result, or None if over the node budget or the game raised."""

@@ -82,10 +82,16 @@ k_can_win_next: Any = None
 k_non_losing_moves: Any = None
 k_plies_left: Any = None
 k_state_from_row: Any = None
+k_mirror_key: Any = None
+k_upper_bound: Any = None
+k_enhanced_cutoffs: Any = None
 HAS_KEY = False
 HAS_MOVE_SCORE = False
 HAS_THREATS = False
 HAS_PLIES_LEFT = False
+HAS_MIRROR = False
+HAS_UPPER_BOUND = False
+HAS_ETC = False
 ALTERNATING = True
 WINNER_MOVES_LAST = False
 MAX_MOVES = 1
@@ -161,6 +167,19 @@ STEP = 2 if ALTERNATING and WINNER_MOVES_LAST else 1
 """Plies per step of the score scale in :func:`solve`: when players alternate and every game is
 won by its last mover, a player's wins (and losses) all fall on plies of one parity."""
 
+SOLVING = HAS_THREATS and ALTERNATING and (HAS_UPPER_BOUND or HAS_ETC)
+"""Whole-board solving, for a kernel with the solving hooks only (a game without them is
+searched node for node as before): every child is looked at before any is searched (see
+:func:`negamax`), a solve asks for the sign of the value first, and the table keeps two
+entries per slot pair, replacing the one that took less work (see :func:`store`)."""
+
+_WORK_SHIFT = 59
+"""Four bits of a data word (solving only): about log4 of the positions searched below the
+entry, so that a new entry replaces the cheaper of the two entries of its pair."""
+
+_FLIP_SHIFT = 58
+"""The bit of a data word that says the entry was stored from the mirror image of its key's
+position (``mirror_key``): its best move is then a hint for that image only."""
 _VALUE_OFFSET = 1 << 20
 _VALUE_MASK = (1 << 21) - 1
 _HASH_MULTIPLIER = -7046029254386353131  # 0x9E3779B97F4A7C15 (Fibonacci hashing) as int64
@@ -178,11 +197,48 @@ def pack(lower: int, upper: int, depth: int, move: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def table_key(state: Any) -> Any:
+    """``(key, flip)``: the key under which ``state`` is stored, and 1 if that is the key of
+    its mirror image (the smaller of the two keys, with ``mirror_key``), else 0."""
+    key = k_key(state)
+    if HAS_MIRROR:
+        other = k_mirror_key(state)
+        if other < key:
+            return other, 1
+    return key, 0
+
+
+@njit(cache=True, inline="always")
 def slot_of(key: int, ws: Any) -> int:
     """The index in ``ws`` of ``key``'s table entry (Fibonacci hashing: the top bits of
     key * 2^64/phi pick the slot)."""
     slot = ((key * _HASH_MULTIPLIER) >> ws[C_TABLE_SHIFT]) & ws[C_TABLE_MASK]
     return ws[C_TABLE] + 2 * slot
+
+
+@njit(cache=True, inline="always")
+def entry_of(key: int, slot: int, ws: Any) -> int:
+    """The index in ``ws`` of ``key``'s entry: ``slot`` (from :func:`slot_of`) or, when
+    solving, the other entry of its pair; -1 if neither holds the key."""
+    data = ws[slot + 1]
+    if data != 0 and ws[slot] ^ data == key:
+        return slot
+    if SOLVING:
+        other = ws[C_TABLE] + ((slot - ws[C_TABLE]) ^ 2)
+        data = ws[other + 1]
+        if data != 0 and ws[other] ^ data == key:
+            return other
+    return -1
+
+
+@njit(cache=True, inline="always")
+def work_of(nodes: int) -> int:
+    """About log4 of ``nodes`` (at most 15): the work field of a solving entry."""
+    work = 0
+    while nodes > 1 and work < 15:
+        work += 1
+        nodes >>= 2
+    return work
 
 
 @njit(cache=True)
@@ -237,13 +293,16 @@ def from_table(value: int, ply: int, by_distance: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def store(ws: Any, key: int, ply: int, depth: int, best: int, alpha: int, beta: int,
-          move: int) -> None:
+def store(ws: Any, key: int, flip: int, ply: int, depth: int, best: int, alpha: int,
+          beta: int, move: int, work: int) -> None:
     """Record the result ``best`` of a node searched with window (alpha, beta).
 
     ``best >= beta``: a lower bound; ``best <= alpha``: an upper bound; else exact. An entry for
     the same key and depth keeps the other bound it already had (it stays true). Replacement:
-    always (the newest result is the most likely to be needed again).
+    always (the newest result is the most likely to be needed again). ``flip``: the node was
+    stored under its mirror image's key (see :func:`table_key`). When solving (:data:`SOLVING`),
+    a key has two slots, and a new entry replaces the one whose ``work`` (:func:`work_of` of
+    the positions searched below it) was smaller: the costliest results stay.
     """
     by_distance = ws[C_BY_DISTANCE]
     stored_depth = TABLE_EXHAUSTIVE if depth >= TABLE_EXHAUSTIVE else depth
@@ -258,6 +317,15 @@ def store(ws: Any, key: int, ply: int, depth: int, best: int, alpha: int, beta: 
         lower = value
         upper = value
     slot = slot_of(key, ws)
+    if SOLVING:
+        found = entry_of(key, slot, ws)
+        if found >= 0:
+            slot = found
+        elif ws[slot + 1] != 0:
+            other = ws[C_TABLE] + ((slot - ws[C_TABLE]) ^ 2)
+            if ws[other + 1] == 0 or \
+                    (ws[other + 1] >> _WORK_SHIFT) < (ws[slot + 1] >> _WORK_SHIFT):
+                slot = other
     old = ws[slot + 1]
     if old == 0:  # filled for the first time since the table was cleared: remember it
         ws[C_ENTRIES] += 1
@@ -276,7 +344,9 @@ def store(ws: Any, key: int, ply: int, depth: int, best: int, alpha: int, beta: 
             upper = old_upper
         if move == NO_MOVE:
             move = (old >> 50) & 255
-    data = pack(lower, upper, stored_depth, move)
+            flip = (old >> _FLIP_SHIFT) & 1
+    data = (pack(lower, upper, stored_depth, move) | (flip << _FLIP_SHIFT)
+            | (work << _WORK_SHIFT))
     ws[slot] = key ^ data  # see "Threads" above: a torn entry never matches its key
     ws[slot + 1] = data
 
@@ -322,6 +392,18 @@ def heuristic(state: Any, mover: int) -> int:
     """The kernel's estimate of ``state`` for the player to move."""
     estimate = k_evaluate(state)
     return estimate if mover == 0 else -estimate
+
+
+@njit(cache=True, inline="always")
+def bound_value(bound: int, ply: int) -> int:
+    """The kernel's ``upper_bound`` code for a node at ``ply`` as a value: ``ONGOING`` (no
+    bound) beyond every value, 0 a draw, ``-k`` a loss ``k`` plies from the node at the
+    latest."""
+    if bound == ONGOING:
+        return INF
+    if bound >= 0:
+        return 0
+    return -(WIN - (ply - bound))
 
 
 # -- the search ----------------------------------------------------------------------------
@@ -400,10 +482,9 @@ def settled(ws: Any) -> int:
     by_distance = ws[C_BY_DISTANCE]
     row = ws[C_SPLIT_TOP]
     while row != 0:
-        slot = ws[row + S_SLOT]
-        data = ws[slot + 1]
-        if data != 0 and ws[slot] ^ data == ws[row + S_KEY] and \
-                ((data >> 42) & 255) == TABLE_EXHAUSTIVE:
+        slot = entry_of(ws[row + S_KEY], ws[row + S_SLOT], ws)
+        data = ws[slot + 1] if slot >= 0 else 0
+        if data != 0 and ((data >> 42) & 255) == TABLE_EXHAUSTIVE:
             ply = ws[row + S_PLY]
             lower = from_table((data & _VALUE_MASK) - _VALUE_OFFSET, ply, by_distance)
             upper = from_table(((data >> 21) & _VALUE_MASK) - _VALUE_OFFSET, ply, by_distance)
@@ -445,6 +526,30 @@ def unwound(ws: Any, own: int) -> int:
     return 0
 
 
+@njit(cache=True, inline="always")
+def forced_end(child: Any, ply: int, ws: Any) -> Any:
+    """Play out the forced moves from ``child`` (at ``ply``), solving only: while the player to
+    move has a single non-losing move, it is played, without a node of its own.
+    ``(end, its ply, sign, lost)``: the position where a choice is left (or none); ``sign`` is
+    +1 if its player to move is the one of ``child``'s parent, else -1; ``lost`` is 1 if that
+    player has no non-losing move (it loses in 2 plies). A position with 2 plies left or fewer
+    ends the chain (the search settles it)."""
+    end = child
+    sign = -1
+    while True:
+        row = ws[C_MOVES] + ply * (2 * MAX_MOVES)
+        if k_plies_left(end) < 2:
+            return end, ply, sign, 0
+        count = k_non_losing_moves(end, ws[row:row + MAX_MOVES])
+        if count == 0:
+            return end, ply, sign, 1
+        if count > 1 or k_plies_left(end) < 3:
+            return end, ply, sign, 0
+        end = k_play(end, ws[row])
+        ply += 1
+        sign = -sign
+
+
 @njit(types.int64(STATE_TYPE, types.int64, types.int64, types.int64, types.int64,
                   types.int64[::1]), cache=True)
 def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) -> int:
@@ -462,9 +567,10 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     if (nodes & (CHECK_EVERY - 1)) == 0 and stopped(ws):
         return 0
     key = 0
+    flip = 0
     slot = 0
     if HAS_KEY:
-        key = k_key(state)
+        key, flip = table_key(state)
         slot = slot_of(key, ws)
         prefetch(ws, slot)  # the slot arrives while the moves are generated
     by_distance = ws[C_BY_DISTANCE]
@@ -497,6 +603,13 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
             leaf(ply, ws)
             ws[C_EVALUATIONS] += 1
             return min(max(heuristic(state, mover), lowest), highest)
+        if HAS_UPPER_BOUND and depth > MAX_PLY:  # the kernel's static bound (solving only)
+            cap = bound_value(k_upper_bound(state), ply)
+            if beta > cap:
+                beta = cap
+                if alpha >= beta:
+                    leaf(ply, ws)
+                    return beta
     else:
         utility = k_outcome(state)
         if utility != ONGOING:
@@ -516,8 +629,9 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
 
     first = NO_MOVE
     if HAS_KEY:
-        data = ws[slot + 1]
-        if data != 0 and ws[slot] ^ data == key:
+        found = entry_of(key, slot, ws)
+        data = ws[found + 1] if found >= 0 else 0
+        if data != 0:
             ws[C_TABLE_HITS] += 1
             wanted = TABLE_EXHAUSTIVE if depth >= TABLE_EXHAUSTIVE else depth
             lower = from_table((data & _VALUE_MASK) - _VALUE_OFFSET, ply, by_distance)
@@ -539,16 +653,62 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                 if alpha >= beta:
                     return beta
             first = (data >> 50) & 255
+            if HAS_MIRROR and ((data >> _FLIP_SHIFT) & 1) != flip:
+                first = NO_MOVE  # the hint of the other image: its index means another move
+
+    original_alpha = alpha
+    best = -INF
+    best_index = NO_MOVE
+    skip = 0
+    forced = 0  # (solving) the children whose forced line is not empty, by generated index
+    if SOLVING and by_distance and depth > MAX_PLY:
+        # Every child, before any is searched: a double threat (the opponent has no move
+        # that does not lose at once) is the quickest win left; the kernel's upper bound and
+        # (enhanced transposition cutoffs) the table's bounds of a child may cut this node
+        # off at once, or show that a child cannot raise alpha (it is then not searched).
+        etc = HAS_ETC and k_enhanced_cutoffs(state)
+        for i in range(count):
+            end, end_ply, sign, lost = forced_end(k_play(state, ws[row + i]), ply + 1, ws)
+            if end_ply != ply + 1 or i >= 64:
+                forced |= 1 << min(i, 63)
+            # The bounds of the end of the child's forced line, for its player to move.
+            low = -INF
+            high = INF
+            if lost:
+                low = high = -(WIN - (end_ply + 2))
+            else:
+                if HAS_UPPER_BOUND:
+                    high = bound_value(k_upper_bound(end), end_ply)
+                if etc:
+                    child_key, _ = table_key(end)
+                    child_slot = entry_of(child_key, slot_of(child_key, ws), ws)
+                    data = ws[child_slot + 1] if child_slot >= 0 else 0
+                    if data != 0 and ((data >> 42) & 255) == TABLE_EXHAUSTIVE:
+                        ws[C_TABLE_HITS] += 1
+                        low = max(low, from_table((data & _VALUE_MASK) - _VALUE_OFFSET,
+                                                  end_ply, by_distance))
+                        high = min(high, from_table(((data >> 21) & _VALUE_MASK)
+                                                    - _VALUE_OFFSET, end_ply, by_distance))
+            if sign < 0:  # as this node's player sees them
+                low, high = -high, -low
+            if low >= beta:
+                ws[C_CUTOFFS] += 1
+                store(ws, key, flip, ply, depth, low, alpha, beta, i, 0)
+                return low
+            if i < 64 and (high <= alpha or low == high):  # no search needed
+                skip |= 1 << i
+                if high > best:  # an upper bound (or exact), kept for fail-soft
+                    best = high
+                    if low == high and high > alpha:  # exact: the best so far
+                        alpha = high
+                        best_index = i
 
     order(state, count, row, first, ws)
     if HAS_KEY and count > 1:
         # Ask for every child's table slot now: the loads overlap (the table is far larger than
         # the caches, so each is a trip to main memory) instead of waiting in turn.
         for i in range(1, count):
-            prefetch(ws, slot_of(k_key(k_play(state, ws[row + i])), ws))
-    original_alpha = alpha
-    best = -INF
-    best_index = NO_MOVE
+            prefetch(ws, slot_of(table_key(k_play(state, ws[row + i]))[0], ws))
     keys = row + MAX_MOVES
     # Threads (ABDADA): with busy marks (several threads), a move after the first whose
     # position another thread is searching now is deferred to after the others.
@@ -565,6 +725,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     deferred = 0
     cut = False
     for i in range(count):
+        if SOLVING and skip != 0 and (skip >> (ws[keys + i] & 255)) & 1:
+            continue
         child = k_play(state, ws[row + i])
         mark = 0
         tag = 0
@@ -575,7 +737,16 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                 deferred |= 1 << i
                 continue
             ws[mark] = tag
-        if ALTERNATING or k_to_move(child) != mover:
+        if SOLVING and by_distance and depth > MAX_PLY and \
+                (forced >> min(ws[keys + i] & 255, 63)) & 1:  # its forced line played out
+            end, end_ply, sign, lost = forced_end(child, ply + 1, ws)
+            if lost:
+                value = sign * -(WIN - (end_ply + 2))
+            elif sign < 0:
+                value = -negamax(end, end_ply, depth - (end_ply - ply), -beta, -alpha, ws)
+            else:
+                value = negamax(end, end_ply, depth - (end_ply - ply), alpha, beta, ws)
+        elif ALTERNATING or k_to_move(child) != mover:
             value = -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
         else:  # the same player moves again: no change of sides
             value = negamax(child, ply + 1, depth - 1, alpha, beta, ws)
@@ -601,7 +772,16 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
             if (deferred >> i) & 1 == 0:
                 continue
             child = k_play(state, ws[row + i])
-            if ALTERNATING or k_to_move(child) != mover:
+            if SOLVING and by_distance and depth > MAX_PLY and \
+                    (forced >> min(ws[keys + i] & 255, 63)) & 1:
+                end, end_ply, sign, lost = forced_end(child, ply + 1, ws)
+                if lost:
+                    value = sign * -(WIN - (end_ply + 2))
+                elif sign < 0:
+                    value = -negamax(end, end_ply, depth - (end_ply - ply), -beta, -alpha, ws)
+                else:
+                    value = negamax(end, end_ply, depth - (end_ply - ply), alpha, beta, ws)
+            elif ALTERNATING or k_to_move(child) != mover:
                 value = -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
             else:
                 value = negamax(child, ply + 1, depth - 1, alpha, beta, ws)
@@ -618,7 +798,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     if own != 0:
         ws[C_SPLIT_TOP] = ws[own + S_LINK]
     if HAS_KEY:
-        store(ws, key, ply, depth, best, original_alpha, beta, best_index)
+        work = work_of(ws[C_NODES] - nodes) if SOLVING else 0
+        store(ws, key, flip, ply, depth, best, original_alpha, beta, best_index, work)
     return best
 
 
@@ -764,6 +945,11 @@ def solve(state: Any, ply: int, weak: bool, ws: Any) -> int:
             middle = _trunc_half(low)
         elif middle >= 0 and _trunc_half(high) > middle:
             middle = _trunc_half(high)
+        if SOLVING and low < 0 < high:
+            # With the solving hooks (whole boards): its sign first. A whole board's value
+            # is rarely a quick result, which Pons' probes aim at (6x5: 1.80 M positions
+            # instead of 2.15 M; 7x5: 13.1 M instead of 18.8 M).
+            middle = 0
         threshold = threshold_of(middle, horizon)
         if ply == 0:  # progress, for whoever watches a long solve (a few stores a window)
             ws[C_WINDOWS] += 1

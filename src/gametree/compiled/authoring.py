@@ -43,6 +43,9 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
     "can_win_next": ("state",),
     "non_losing_moves": ("state", "out"),
     "plies_left": ("state",),
+    "mirror_key": ("state",),
+    "upper_bound": ("state",),
+    "enhanced_cutoffs": ("state",),
 }
 """The parameters the engine passes to each rule."""
 
@@ -59,6 +62,10 @@ DUTIES: dict[str, str] = {
     "non_losing_moves": "write the moves after which the opponent cannot win at once into "
                         "out[0], out[1], ... and return how many there are",
     "plies_left": "return the most plies the game can still last",
+    "mirror_key": "return the key of the position's mirror image",
+    "upper_bound": "return NO_UPPER_BOUND, 0 (a draw at best) or -k (a loss within k plies "
+                   "at the latest)",
+    "enhanced_cutoffs": "return True where the children are worth looking up in the table",
 }
 """What each rule must do, as the messages say it."""
 

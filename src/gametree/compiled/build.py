@@ -173,6 +173,18 @@ def _default_plies_left(state: Any) -> int:
     return 0
 
 
+def _default_mirror_key(state: Any) -> int:
+    return 0
+
+
+def _default_upper_bound(state: Any) -> int:
+    return ONGOING
+
+
+def _default_enhanced_cutoffs(state: Any) -> bool:
+    return False
+
+
 def _row_functions(size: int) -> tuple[Callable[[Any], Any], Callable[[Any, Any, int], None]]:
     """The functions that read a kernel state (an int when ``size`` is 0, else a tuple of
     ``size`` ints) from a row of a two-dimensional int64 array, and write one into row ``i``."""
@@ -252,6 +264,8 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
         "evaluate": _default_evaluate, "key": _default_key,
         "move_score": _default_move_score, "can_win_next": _default_can_win_next,
         "non_losing_moves": _default_non_losing_moves, "plies_left": _default_plies_left,
+        "mirror_key": _default_mirror_key, "upper_bound": _default_upper_bound,
+        "enhanced_cutoffs": _default_enhanced_cutoffs,
     }
     bound: dict[str, Any] = {}
     for name, stub in stubs.items():
@@ -270,6 +284,9 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
         HAS_MOVE_SCORE="move_score" in rules,
         HAS_THREATS=kernel.has_threat_hooks,
         HAS_PLIES_LEFT="plies_left" in rules,
+        HAS_MIRROR=has_key and "mirror_key" in rules,
+        HAS_UPPER_BOUND=kernel.has_threat_hooks and "upper_bound" in rules,
+        HAS_ETC=kernel.has_threat_hooks and "enhanced_cutoffs" in rules,
         ALTERNATING=kernel.alternating,
         WINNER_MOVES_LAST=kernel.winner_moves_last,
         MAX_MOVES=kernel.max_moves,

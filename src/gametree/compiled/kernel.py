@@ -31,6 +31,15 @@ Four solver — see docs/kernels.md for the exact promises they make)
     opponent cannot win at once; called only when ``can_win_next`` is false.
     ``plies_left(state) -> int``: the most plies the game can still last.
 
+Solving hooks (optional, each alone; docs/kernels.md, "Whole-board solving hooks")
+    ``mirror_key(state) -> int``: ``key`` of the state's mirror image (a position of the same
+    value), so that both images share one table entry. Needs ``key``.
+    ``upper_bound(state) -> int``: what the player to move can get at most, known without a
+    search: :data:`NO_UPPER_BOUND` (nothing known), 0 (a draw at best) or ``-k`` (a loss
+    within ``k`` plies at the latest). Needs the threat hooks.
+    ``enhanced_cutoffs(state) -> bool``: look every child up in the table before searching
+    any (worth it where subtrees are large). Needs the threat hooks.
+
 A kernel is usually written as a *rules factory*: a function that takes the game's parameters
 and a ``jit`` decorator and returns its rules. Called with ``jit=plain`` it gives ordinary Python
 functions (what :class:`KernelGame` uses, with no compiler involved); the engine calls it with
@@ -61,7 +70,14 @@ OPTIONAL: tuple[str, ...] = ("evaluate", "key", "move_score")
 THREAT_HOOKS: tuple[str, ...] = ("can_win_next", "non_losing_moves", "plies_left")
 """The hooks of Pons-style solving: all three, or none (``plies_left`` may come alone)."""
 
-ALL_FUNCTIONS: tuple[str, ...] = REQUIRED + OPTIONAL + THREAT_HOOKS
+SOLVER_HOOKS: tuple[str, ...] = ("mirror_key", "upper_bound", "enhanced_cutoffs")
+"""Whole-board solving hooks (each optional, see docs/kernels.md): ``mirror_key`` needs
+``key``; ``upper_bound`` and ``enhanced_cutoffs`` need the threat hooks."""
+
+NO_UPPER_BOUND: int = ONGOING
+"""What ``upper_bound`` returns when it knows no bound."""
+
+ALL_FUNCTIONS: tuple[str, ...] = REQUIRED + OPTIONAL + THREAT_HOOKS + SOLVER_HOOKS
 
 Rules = Mapping[str, Callable[..., Any]]
 """A kernel's functions by name."""
@@ -149,6 +165,12 @@ class Kernel:
         if hooks and not self.has_threat_hooks:
             raise KernelError(f"kernel {self.name}: the threat hooks come together "
                               f"({', '.join(THREAT_HOOKS)}); it has only {', '.join(hooks)}")
+        for hook in ("upper_bound", "enhanced_cutoffs"):
+            if hook in names and not self.has_threat_hooks:
+                raise KernelError(f"kernel {self.name}: {hook} needs the threat hooks "
+                                  f"({', '.join(THREAT_HOOKS)})")
+        if "mirror_key" in names and "key" not in names and self.state_size != 0:
+            raise KernelError(f"kernel {self.name}: mirror_key needs key")
         if self.has_threat_hooks and not self.winner_moves_last:
             raise KernelError(f"kernel {self.name}: the threat hooks need a game whose "
                               "winner always made the last move (winner_moves_last=True)")

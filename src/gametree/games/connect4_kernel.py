@@ -34,7 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..compiled.form import CompiledForm
-from ..compiled.kernel import ONGOING, Kernel, KernelError, Rules, plain
+from ..compiled.kernel import NO_UPPER_BOUND, ONGOING, Kernel, KernelError, Rules, plain
 from .connect4 import C4State, ConnectFour
 
 MIN_SIZE = 4
@@ -69,6 +69,12 @@ def rules(*, width: int = 7, height: int = 6,
     size = width * height
     column_masks = tuple(((1 << height) - 1) << (col * h1) for col in game.order)
     h2 = height + 2
+    column1 = (1 << h1) - 1  # one column with its spare bit
+    # Rows 2, 4, ... counted from 1 (Allis' "even" cells): with an even height, a player who
+    # answers every move in the same column (claimeven) takes all of them.
+    even_cells = sum(((1 << height) - 1) // 3 << (col * h1 + 1) for col in range(width))
+    even_height = height % 2 == 0
+    cutoff_plies = size - 15  # look children up in the table while this few stones are down
 
     @jit
     def winning_cells(position: int, mask: int) -> int:
@@ -152,7 +158,16 @@ def rules(*, width: int = 7, height: int = 6,
 
     @jit
     def move_score(state: tuple[int, int, int], move: int) -> int:
-        return popcount(winning_cells(state[0] | move, state[1]))
+        """Threats the move creates, weighted by how soon they can be played: a winning cell
+        just above a cell playable next (12 each), two above (5), anywhere (3). A cell just
+        above one of the opponent's winning cells counts for nothing (the opponent wins or is
+        blocked first)."""
+        mine = state[0] | move
+        mask = state[1] | move
+        threats = winning_cells(mine, mask) & ~(winning_cells(mine ^ mask, mask) << 1)
+        above = (possible(mask) << 1) & board
+        return (12 * popcount(threats & above) + 5 * popcount(threats & (above << 1))
+                + 3 * popcount(threats))
 
     @jit
     def can_win_next(state: tuple[int, int, int]) -> bool:
@@ -181,11 +196,46 @@ def rules(*, width: int = 7, height: int = 6,
     def plies_left(state: tuple[int, int, int]) -> int:
         return size - state[2]
 
+    @jit
+    def mirror(bits: int) -> int:
+        """A bitboard reflected left to right."""
+        result = 0
+        for col in range(width):
+            result |= ((bits >> (col * h1)) & column1) << ((width - 1 - col) * h1)
+        return result
+
+    @jit
+    def mirror_key(state: tuple[int, int, int]) -> int:
+        return mirror(state[0] + state[1])
+
+    @jit
+    def upper_bound(state: tuple[int, int, int]) -> int:
+        """A draw at best when no four can be completed any more, or (an even height, an
+        even number of stones played) when the opponent's claimeven leaves no four; a loss
+        by the end of the game when that claimeven also completes one of the opponent's."""
+        current, mask, played = state
+        empty = board ^ mask
+        if even_height and played & 1 == 0:
+            # The opponent answers in the column just played: it gets every even cell not
+            # playable now (and the mover at most all the others).
+            theirs = (current ^ mask) | (even_cells & empty & ~possible(mask))
+            if not has_four(board & ~theirs):
+                return -(size - played) if has_four(theirs) else 0
+            return NO_UPPER_BOUND
+        if not has_four(current | empty):
+            return 0
+        return NO_UPPER_BOUND
+
+    @jit
+    def enhanced_cutoffs(state: tuple[int, int, int]) -> bool:
+        return state[2] < cutoff_plies
+
     return {
         "to_move": to_move, "moves": moves, "play": play, "outcome": outcome,
         "evaluate": evaluate, "key": key, "move_score": move_score,
         "can_win_next": can_win_next, "non_losing_moves": non_losing_moves,
-        "plies_left": plies_left,
+        "plies_left": plies_left, "mirror_key": mirror_key, "upper_bound": upper_bound,
+        "enhanced_cutoffs": enhanced_cutoffs,
     }
 
 

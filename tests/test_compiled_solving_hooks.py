@@ -1,0 +1,184 @@
+"""The solving hooks of a kernel (``mirror_key``, ``upper_bound``, ``enhanced_cutoffs``: see
+docs/kernels.md): each agrees with plain search on positions of every built-in game that
+provides them (Connect Four), and a kernel without them is searched as before."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import gametree
+from gametree.compiled.kernel import NO_UPPER_BOUND, SOLVER_HOOKS, Kernel, KernelError
+from gametree.games import connect4_kernel
+from gametree.games.connect4 import ConnectFour
+from gametree.values import WIN
+
+from .compiled_support import engine_for
+from .exact import node_value, reachable
+
+
+def random_line(game: ConnectFour, stones: int, rng: random.Random) -> list[int] | None:
+    """The columns of ``stones`` random moves of a game still going on after them, or None."""
+    state, line = game.initial_state(), []
+    for _ in range(stones):
+        moves = game.moves(state)
+        if not moves:
+            return None
+        column = rng.choice(moves)
+        line.append(column)
+        state = game.play(state, column)
+    return line if game.outcome(state) is None else None
+
+
+def play_line(game: ConnectFour, line: list[int]) -> Any:
+    state = game.initial_state()
+    for column in line:
+        state = game.play(state, column)
+    return state
+
+
+def allowed_by(bound: int, value: int) -> bool:
+    """Is ``value`` (for the player to move) within the kernel's ``upper_bound`` code?"""
+    if bound == NO_UPPER_BOUND:
+        return True
+    return value <= (0 if bound >= 0 else -(WIN - (-bound)))
+
+
+@pytest.mark.parametrize("width, height", [(4, 4), (5, 4), (7, 6), (8, 7), (9, 5)])
+def test_mirror_key_is_the_key_of_the_mirror_image(width: int, height: int) -> None:
+    game = ConnectFour(width, height)
+    form = connect4_kernel.compiled_form(game)
+    rules = form.kernel.python_rules()
+    rng = random.Random(width * 10 + height)
+    checked = 0
+    while checked < 40:
+        line = random_line(game, rng.randrange(width * height - 4), rng)
+        if line is None:
+            continue
+        state = form.encode(play_line(game, line))
+        image = form.encode(play_line(game, [width - 1 - column for column in line]))
+        assert rules["mirror_key"](state) == rules["key"](image)
+        assert rules["mirror_key"](image) == rules["key"](state)
+        checked += 1
+
+
+def test_upper_bound_holds_on_four_by_four_positions() -> None:
+    # An even height (claimeven bounds as well as "no four left" ones): random positions
+    # against exhaustive minimax (every position of the board: the slow test below).
+    game = ConnectFour(4, 4)
+    form = connect4_kernel.compiled_form(game)
+    upper_bound = form.kernel.python_rules()["upper_bound"]
+    rng = random.Random(44)
+    memo: dict[Any, int] = {}
+    checked = bounded = 0
+    while checked < 100:
+        line = random_line(game, rng.randrange(8, 13), rng)
+        if line is None:
+            continue
+        state = play_line(game, line)
+        bound = upper_bound(form.encode(state))
+        bounded += bound != NO_UPPER_BOUND
+        assert allowed_by(bound, node_value(game, state, memo)), line
+        checked += 1
+    assert bounded > 20
+
+
+@pytest.mark.slow  # exhaustive minimax over all 161,029 positions, in Python
+def test_upper_bound_holds_on_every_four_by_four_position() -> None:
+    # An even height: claimeven bounds as well as "no four left" ones, against exhaustive
+    # minimax on every position of the board.
+    game = ConnectFour(4, 4)
+    form = connect4_kernel.compiled_form(game)
+    upper_bound = form.kernel.python_rules()["upper_bound"]
+    memo: dict[Any, int] = {}
+    bounded = 0
+    for state in reachable(game):
+        if game.outcome(state) is not None:
+            continue
+        bound = upper_bound(form.encode(state))
+        if bound != NO_UPPER_BOUND:
+            bounded += 1
+            assert allowed_by(bound, node_value(game, state, memo)), state
+    assert bounded > 10_000  # the hook does bound a good share of the positions
+
+
+@pytest.mark.slow  # exhaustive minimax from positions of a 5x5 board, in Python
+def test_upper_bound_holds_on_an_odd_height() -> None:
+    game = ConnectFour(5, 5)
+    form = connect4_kernel.compiled_form(game)
+    upper_bound = form.kernel.python_rules()["upper_bound"]
+    rng = random.Random(55)
+    memo: dict[Any, int] = {}
+    checked = bounded = 0
+    while checked < 300:
+        line = random_line(game, rng.randrange(14, 22), rng)
+        if line is None:
+            continue
+        state = play_line(game, line)
+        bound = upper_bound(form.encode(state))
+        bounded += bound != NO_UPPER_BOUND
+        assert allowed_by(bound, node_value(game, state, memo)), line
+        checked += 1
+    assert bounded > 0
+
+
+@pytest.mark.parametrize("width, height, stones", [(4, 4, 4), (7, 6, 28)])
+def test_hooked_search_agrees_with_the_python_tier(width: int, height: int,
+                                                    stones: int) -> None:
+    # Every root move's exact value of the compiled engine (with every solving hook) against
+    # the Python tier's plain search, on random positions; its best move is one of the moves
+    # that the Python tier values at the root's value (ties may be broken otherwise).
+    game = ConnectFour(width, height)
+    rng = random.Random(stones)
+    compared = 0
+    while compared < 12:
+        line = random_line(game, stones + rng.randrange(3), rng)
+        if line is None:
+            continue
+        state = play_line(game, line)
+        compiled = gametree.search(game, state, tier="compiled", exact_root=True)
+        python = gametree.search(game, state, tier="python", exact_root=True)
+        assert compiled.value == python.value, line
+        assert [(entry.move, entry.value) for entry in compiled.moves] == \
+            [(entry.move, entry.value) for entry in python.moves], line
+        assert compiled.best_move in [entry.move for entry in python.moves
+                                      if entry.value == python.value], line
+        compared += 1
+
+
+def rules_without_solving_hooks(*, width: int, height: int, jit: Any) -> Any:
+    """Connect Four's rules without the solving hooks (a rules factory)."""
+    rules = connect4_kernel.rules(width=width, height=height, jit=jit)
+    return {name: function for name, function in rules.items() if name not in SOLVER_HOOKS}
+
+
+@pytest.mark.slow  # compiles a second 6x4 kernel
+def test_the_hooks_change_node_counts_never_values() -> None:
+    hooked = connect4_kernel.kernel(6, 4)
+    plain = Kernel.from_factory("Connect Four 6x4 without solving hooks",
+                                rules_without_solving_hooks, initial_state=(0, 0, 0),
+                                max_moves=6, max_plies=24,
+                                parameters={"width": 6, "height": 4}, winner_moves_last=True)
+    game = ConnectFour(6, 4)
+    form = connect4_kernel.compiled_form(game)
+    rng = random.Random(64)
+    states: list[Any] = []
+    while len(states) < 30:
+        line = random_line(game, rng.randrange(2, 14), rng)
+        if line is not None:
+            states.append(form.encode(play_line(game, line)))
+    with_hooks = engine_for(hooked).solve_many(states)
+    without = engine_for(plain).solve_many(states)
+    assert with_hooks.values == without.values
+    assert sum(with_hooks.nodes) < sum(without.nodes)
+
+
+def test_hooks_that_need_others_are_refused() -> None:
+    rules = dict(connect4_kernel.kernel(4, 4).python_rules())
+    for name in ("can_win_next", "non_losing_moves", "plies_left"):
+        del rules[name]
+    with pytest.raises(KernelError, match="upper_bound needs the threat hooks"):
+        Kernel.from_functions("no threats", initial_state=(0, 0, 0), max_moves=4,
+                              max_plies=16, functions=rules, winner_moves_last=True)
