@@ -49,6 +49,7 @@ def book_positions(directory: Path, count: int) -> list[str]:
     return random.Random(7).sample(lines, count)
 
 
+@pytest.mark.slow  # builds a book (a kernel compiled, frontier solves)
 def test_twenty_book_positions_are_answered_with_the_engines_own_values_and_no_search(
         installed: Path) -> None:
     game = make("connect4", **OPTIONS)
@@ -72,6 +73,7 @@ def test_twenty_book_positions_are_answered_with_the_engines_own_values_and_no_s
                 [(m.move, m.value) for m in exact.moves]
 
 
+@pytest.mark.slow  # builds a book (a kernel compiled, frontier solves)
 def test_the_book_answers_sessions_iterations_and_budgets_but_not_what_it_cannot_stand_for(
         installed: Path) -> None:
     game = make("connect4", **OPTIONS)
@@ -93,6 +95,7 @@ def test_the_book_answers_sessions_iterations_and_budgets_but_not_what_it_cannot
     assert search(other, tier="python", depth=2).source == "search"  # no book of that variant
 
 
+@pytest.mark.slow  # builds a book (a kernel compiled, frontier solves)
 def test_the_json_of_a_book_answer_says_so(installed: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "solve", "connect4", "--width", "4", "--height", "4",
@@ -108,6 +111,7 @@ def test_the_json_of_a_book_answer_says_so(installed: Path,
     assert "from the opening book: no search" in out
 
 
+@pytest.mark.slow  # builds a book (a kernel compiled, frontier solves)
 def test_db_build_install_writes_the_book_every_search_then_finds(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

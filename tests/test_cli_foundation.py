@@ -33,10 +33,11 @@ def test_solve_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     assert document["best_move"] == "A"
     assert document["moves"] == [
         {"move": "A", "value": 10, "exact": True, "bound": "exact", "depth": None,
-         "value_text": "10", "value_kind": "score"},
+         "value_text": "10", "value_kind": "score", "reading": "exact"},
         {"move": "B", "value": 5, "exact": False, "bound": "upper", "depth": None,
-         "value_text": "at most 5", "value_kind": "score"},
+         "value_text": "at most 5", "value_kind": "score", "reading": "a bound"},
     ]
+    assert document["reading"]["words"] == "exact"
     assert (document["value_text"], document["value_kind"]) == ("10", "score")
     assert document["pv"] == ["A", "C", "G", "G1"]
     assert {"nodes", "leaves", "cutoffs", "seconds"} <= set(document["stats"])

@@ -17,6 +17,8 @@ import sys
 import textwrap
 from typing import Any
 
+import pytest
+
 from gametree import search
 
 from .isolation_positions import GAMES, positions
@@ -49,6 +51,7 @@ def answers_of(*names: str) -> dict[str, list[list[int]]]:
     return found
 
 
+@pytest.mark.slow  # compiles six kernels, each in processes of their own
 def test_kernels_of_one_factory_loaded_together_from_a_warm_cache() -> None:
     names = list(GAMES)
     alone: dict[str, Any] = {}
