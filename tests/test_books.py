@@ -138,7 +138,7 @@ def test_an_unfinished_or_foreign_file_is_no_book(tmp_path: Path,
     (tmp_path / "junk.db").write_text("not a database")
     root = tmp_path / "rooted.db"
     build(BuildRequest(str(root), "connect4", OPTIONS, plies=1, moves="2",
-                       plan=BuildPlan(workers=1)))
+                       search=SearchOptions(tier="python"), plan=BuildPlan(workers=1)))
     monkeypatch.setenv(books.BOOKS_ENV, str(tmp_path))
     books.forget()
     try:

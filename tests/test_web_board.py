@@ -9,6 +9,8 @@ Slow, like the other browser tests: a real server and browser for the module.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -21,6 +23,7 @@ import pytest
 
 from gametree.builder import BuildPlan, BuildRequest, build
 from gametree.db import books
+from gametree.records import read_record
 from gametree.web.app import create_app
 from gametree.web.limits import ServerLimits
 
@@ -336,6 +339,35 @@ def test_a_record_downloaded_then_uploaded_restores_the_game(base: str, browser:
              and data(browser, "busy") == "0")
     # You are the record's "you": the second player, to move, so the engine waits.
     assert data(browser, "moves") == "445" and "side=1" in browser.current_url
+
+
+def test_records_pass_between_the_terminal_and_the_browser(base: str, browser: Any,
+                                                           tmp_path: Path,
+                                                           desktop: None) -> None:
+    # A game the terminal played and saved (`gametree play --save`) loads in the browser, and
+    # the browser's download of it reads back in Python as the same game: one record format.
+    saved = tmp_path / "terminal.json"
+    done = subprocess.run([sys.executable, "-m", "gametree", "play", "tictactoe", "--watch",
+                           "--depth", "2", "--seed", "3", "--save", str(saved)],
+                          capture_output=True, text=True, timeout=300, check=False,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    terminal = read_record(saved)
+    assert terminal.result is not None and terminal.moves
+    download_dir(browser, tmp_path)
+    browser.get(f"{base}/play/tictactoe")
+    idle(browser)
+    browser.find_element("id", "upload").send_keys(str(saved))
+    wait_for(lambda: data(browser, "plies") == str(len(terminal.moves))
+             and data(browser, "busy") == "0")
+    assert data(browser, "over") == "1" and data(browser, "moves") == " ".join(terminal.moves)
+    browser.find_element("id", "download").click()
+    wait_for(lambda: [path for path in tmp_path.glob("tictactoe-*.json")])
+    downloaded = next(tmp_path.glob("tictactoe-*.json"))
+    wait_for(lambda: downloaded.read_text().endswith("}"))
+    again = read_record(downloaded)
+    assert (again.game, again.options, again.moves, again.result) == \
+        (terminal.game, terminal.options, terminal.moves, terminal.result)
 
 
 def test_the_level_control_sends_a_level_only_when_picked(base: str, browser: Any,
