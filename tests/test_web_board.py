@@ -303,7 +303,8 @@ def test_a_record_downloaded_then_uploaded_restores_the_game(base: str, browser:
     assert set(record) == RECORD_KEYS
     assert (record["format"], record["version"], record["game"]) == ("gametree-record", 1,
                                                                       "tictactoe")
-    assert record["moves"] == X_WINS and record["options"] == {} and record["level"] is None
+    assert record["moves"] == X_WINS and record["level"] is None
+    assert record["options"] == {"rows": 3, "cols": 3, "k": 3}  # typed, defaults written
     assert record["players"] == ["you", "gametree"]
     assert record["result"] == {"winner": 0, "text": "X won"}
     assert record["date"].endswith("Z")  # ISO 8601 in UTC, as docs/records.md writes it

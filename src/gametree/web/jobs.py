@@ -23,6 +23,7 @@ from ..compiled.kernel import Kernel
 from ..frontend import option_error_text, trace_options
 from ..game import Game, GameError, Probability, is_chance
 from ..options import OptionError, SearchOptions
+from ..records import options_json
 from ..registry import GameSpec, UnknownGameError, play_line
 from ..service import SearchSession, search, tier_for
 from ..trace import Tracer, format_event, probability_text
@@ -200,7 +201,7 @@ class Workshop:
         is called once the search is about to start, what it needs loaded."""
         spec, game, state, last = self.position(job)
         if job.command == "position":
-            return position_json(game, state, last)
+            return _position_answer(spec, job, game, state, last)
         if job.command == "tree":
             return tree_json(game, state, self.draw_depth(job, game),
                              self.limits.max_tree_nodes)
@@ -236,7 +237,7 @@ class Workshop:
             document["level"] = choice.as_dict(lambda move: game.format_move(state, move))
         if job.command == "move":
             after = state if result.best_move is None else game.play(state, result.best_move)
-            document["position"] = position_json(game, after, result.best_move)
+            document["position"] = _position_answer(spec, job, game, after, result.best_move)
         return document
 
 
@@ -290,3 +291,10 @@ def tree_json(game: Game[Any, Any], state: Any, depth: int | None,
             queue.append((game.play(item_state, move), index, text, [*path, text],
                           chances.get(move)))
     return {"depth": depth, "nodes": nodes, "position": position_json(game, state)}
+
+
+def _position_answer(spec: GameSpec, job: Job, game: Game[Any, Any], state: Any,
+                     last: Any) -> dict[str, Any]:
+    """A position as the API answers it: drawn, with the game's options typed as a game record
+    writes them (``docs/records.md``), so that a page's record is the terminal's."""
+    return {**position_json(game, state, last), "options": options_json(spec, job.options)}

@@ -373,7 +373,8 @@ function saveRecord() {
   const you = "you", engine = engineName();
   const players = human() === 0 ? [you, engine] : [engine, you];
   const level = $("strength").value === "level" ? Number($("level").value) : null;
-  download(makeRecord({ game, options: optionValues($("options")), players, level, moves: page.moves,
+  // The options as the server typed them (its position answer), as the terminal's record has them.
+  download(makeRecord({ game, options: page.position.options ?? optionValues($("options")), players, level, moves: page.moves,
     values: page.values, position: page.positions.get(movesText()) || null }));
 }
 
