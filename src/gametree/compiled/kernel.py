@@ -258,13 +258,19 @@ class Kernel:
         digest.update(repr((self.name, self.max_moves, self.max_plies, self.alternating,
                             self.winner_moves_last, self.state_size,
                             sorted(self.parameters.items()))).encode())
-        objects: list[Any] = [self.factory] if self.factory is not None else []
+        roles: list[tuple[str, Any]] = [("factory", self.factory)] \
+            if self.factory is not None else []
         if self.functions is not None:
-            objects.extend(self.functions[name] for name in sorted(self.functions))
-        for obj in objects:
+            roles.extend((name, self.functions[name]) for name in sorted(self.functions))
+        for role, obj in roles:
             text = _source_of(obj)
             if text is None or not _module_importable(obj):
                 return None
+            # Which function plays which role, not only the files they are in: two kernels of
+            # one file that differ in a function (a key here, an evaluation there) differ.
+            target = getattr(obj, "py_func", obj)
+            named = f"{getattr(target, '__module__', '')}.{getattr(target, '__qualname__', '')}"
+            digest.update(f"{role}={named}\n".encode())
             digest.update(text.encode())
         for value in _captured_data(self.python_rules().values()):
             digest.update(value.encode())
