@@ -63,3 +63,46 @@ def test_kernels_of_one_factory_loaded_together_from_a_warm_cache() -> None:
         game = GAMES[name]()
         python = [search(game, state, tier="python").value for state in positions(name, game)]
         assert [exact for exact, _, _ in alone[name]] == python, name
+
+
+def _to_move(state: Any) -> int:
+    return int(state[1])
+
+
+def _moves(state: Any, out: Any) -> int:
+    out[0] = 1
+    return 1
+
+
+def _play(state: Any, move: int) -> Any:
+    return (state[0] - move, 1 - state[1])
+
+
+def _outcome(state: Any) -> int:
+    return -1 if state[0] == 0 else 2
+
+
+def _key(state: Any) -> int:
+    return int(2 * state[0] + state[1])
+
+
+def _evaluate(state: Any) -> int:
+    return int(state[0])
+
+
+def test_kernels_of_one_file_and_name_differing_in_a_function_are_told_apart() -> None:
+    # The same file, the same name, as many functions: one has a key, the other an evaluation.
+    # Their identities (the cache's and the engine pool's names for them) must differ, or a
+    # process that compiled one answers for the other.
+    from gametree.compiled.kernel import Kernel  # noqa: PLC0415
+
+    rules = {"to_move": _to_move, "moves": _moves, "play": _play, "outcome": _outcome}
+    keyed = Kernel.from_functions("heap", initial_state=(3, 0), max_moves=1, max_plies=4,
+                                  functions={**rules, "key": _key})
+    valued = Kernel.from_functions("heap", initial_state=(3, 0), max_moves=1, max_plies=4,
+                                   functions={**rules, "evaluate": _evaluate})
+    assert keyed.identity() is not None and valued.identity() is not None
+    assert keyed.identity() != valued.identity()
+    again = Kernel.from_functions("heap", initial_state=(3, 0), max_moves=1, max_plies=4,
+                                  functions={**rules, "key": _key})
+    assert again.identity() == keyed.identity()
