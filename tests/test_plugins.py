@@ -18,6 +18,8 @@ import random
 import subprocess
 import sys
 import textwrap
+import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,7 +35,15 @@ from tests.served_game import Kayles
 
 # The fixture browser comes from web_support: its name is a parameter here.
 # ruff: noqa: F811
-from tests.web_support import browser, console_errors, data, free_port, idle, wait_for  # noqa: F401
+from tests.web_support import (  # noqa: F401
+    PREPARE_WAIT,
+    browser,
+    console_errors,
+    data,
+    free_port,
+    idle,
+    wait_for,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "kayles"
@@ -304,10 +314,20 @@ def served_kayles(kayles_env: dict[str, str]) -> Iterator[str]:
 
 
 def _api(base: str, path: str, body: dict[str, Any]) -> Any:
-    request = urllib.request.Request(f"{base}/api/{path}", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=120) as response:
-        return json.load(response)
+    """The server's answer, once it has one: a variant whose kernel is still being prepared is
+    answered 503 "preparing" (with Retry-After), and asked again as a page does."""
+    deadline = time.monotonic() + PREPARE_WAIT
+    while True:
+        request = urllib.request.Request(f"{base}/api/{path}", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                return json.load(response)
+        except urllib.error.HTTPError as refused:
+            preparing = refused.code == 503 and "preparing" in json.load(refused)
+            if not preparing or time.monotonic() > deadline:
+                raise
+            time.sleep(min(float(refused.headers.get("Retry-After", "2")), 5.0))
 
 
 @pytest.mark.slow

@@ -257,7 +257,8 @@ def test_engine_cached_tells_a_kernel_to_load_from_one_to_compile(
     assert engine_cached(form.kernel) is True
     monkeypatch.setenv(CACHE_ENV, str(tmp_path))  # an empty cache: nothing else is in it
     assert engine_cached(form.kernel) is True  # loaded in this process already
-    variant = compiled_form_of(tictactoe.make(rows=3, cols=4))
+    # A variant no other test loads (a worker of the suite runs many tests in one process).
+    variant = compiled_form_of(tictactoe.make(rows=5, cols=3, k=3))
     assert not isinstance(variant, str)
     assert engine_cached(variant.kernel) is False
     assert list(tmp_path.iterdir()) == []  # it compiled nothing, wrote nothing

@@ -63,7 +63,7 @@ def test_the_command_line_takes_table_memory_and_refuses_a_bad_one(
 
 @pytest.mark.slow  # compiles the 5x4 kernel's threaded entry points, solves for a second
 def test_progress_reports_the_windows_of_the_very_search_that_runs() -> None:
-    game = make("connect4", width=6, height=4)
+    game = make("connect4", width=6, height=5)  # a second or more of solving (1 M nodes)
     heard: list[SolveProgress] = []
     watched = search(game, progress=heard.append, table_memory=2**24)
     plain = search(game, table_memory=2**24)
