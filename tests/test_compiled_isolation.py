@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -96,7 +97,8 @@ def test_kernels_of_one_file_and_name_differing_in_a_function_are_told_apart() -
     # process that compiled one answers for the other.
     from gametree.compiled.kernel import Kernel  # noqa: PLC0415
 
-    rules = {"to_move": _to_move, "moves": _moves, "play": _play, "outcome": _outcome}
+    rules: dict[str, Callable[..., Any]] = {
+        "to_move": _to_move, "moves": _moves, "play": _play, "outcome": _outcome}
     keyed = Kernel.from_functions("heap", initial_state=(3, 0), max_moves=1, max_plies=4,
                                   functions={**rules, "key": _key})
     valued = Kernel.from_functions("heap", initial_state=(3, 0), max_moves=1, max_plies=4,
