@@ -61,7 +61,7 @@ def test_the_command_line_takes_table_memory_and_refuses_a_bad_one(
     assert status == 2 and "expected a number of bytes from 4 KiB to 16 GiB" in err
 
 
-@pytest.mark.slow  # compiles the 5x4 kernel's threaded entry points, solves for a second
+@pytest.mark.slow  # compiles the 6x5 kernel's threaded entry points, solves it twice
 def test_progress_reports_the_windows_of_the_very_search_that_runs() -> None:
     game = make("connect4", width=6, height=5)  # a second or more of solving (1 M nodes)
     heard: list[SolveProgress] = []
