@@ -64,17 +64,17 @@ def test_mirror_key_is_the_key_of_the_mirror_image(width: int, height: int) -> N
         checked += 1
 
 
-def test_upper_bound_holds_on_four_by_four_positions() -> None:
-    # An even height (claimeven bounds as well as "no four left" ones): random positions
-    # against exhaustive minimax (every position of the board: the slow test below).
-    game = ConnectFour(4, 4)
+def upper_bounds_on_random_positions(game: ConnectFour, seed: int, count: int, shortest: int,
+                                     longest: int) -> int:
+    """Check the kernel's upper_bound against exhaustive minimax on ``count`` random positions
+    ``shortest`` to ``longest - 1`` plies deep; returns how many of them it bounded."""
     form = connect4_kernel.compiled_form(game)
     upper_bound = form.kernel.python_rules()["upper_bound"]
-    rng = random.Random(44)
+    rng = random.Random(seed)
     memo: dict[Any, int] = {}
     checked = bounded = 0
-    while checked < 100:
-        line = random_line(game, rng.randrange(8, 13), rng)
+    while checked < count:
+        line = random_line(game, rng.randrange(shortest, longest), rng)
         if line is None:
             continue
         state = play_line(game, line)
@@ -82,7 +82,13 @@ def test_upper_bound_holds_on_four_by_four_positions() -> None:
         bounded += bound != NO_UPPER_BOUND
         assert allowed_by(bound, node_value(game, state, memo)), line
         checked += 1
-    assert bounded > 20
+    return bounded
+
+
+def test_upper_bound_holds_on_four_by_four_positions() -> None:
+    # An even height (claimeven bounds as well as "no four left" ones): random positions
+    # against exhaustive minimax (every position of the board: the slow test below).
+    assert upper_bounds_on_random_positions(ConnectFour(4, 4), 44, 100, 8, 13) > 20
 
 
 @pytest.mark.slow  # exhaustive minimax over all 161,029 positions, in Python
@@ -106,22 +112,7 @@ def test_upper_bound_holds_on_every_four_by_four_position() -> None:
 
 @pytest.mark.slow  # exhaustive minimax from positions of a 5x5 board, in Python
 def test_upper_bound_holds_on_an_odd_height() -> None:
-    game = ConnectFour(5, 5)
-    form = connect4_kernel.compiled_form(game)
-    upper_bound = form.kernel.python_rules()["upper_bound"]
-    rng = random.Random(55)
-    memo: dict[Any, int] = {}
-    checked = bounded = 0
-    while checked < 300:
-        line = random_line(game, rng.randrange(14, 22), rng)
-        if line is None:
-            continue
-        state = play_line(game, line)
-        bound = upper_bound(form.encode(state))
-        bounded += bound != NO_UPPER_BOUND
-        assert allowed_by(bound, node_value(game, state, memo)), line
-        checked += 1
-    assert bounded > 0
+    assert upper_bounds_on_random_positions(ConnectFour(5, 5), 55, 300, 14, 22) > 0
 
 
 @pytest.mark.parametrize("width, height, stones", [(4, 4, 4), (7, 6, 28)])
