@@ -217,11 +217,19 @@ def check(example: ShellExample, env: dict[str, str]) -> str | None:
             f"--- standard error ---\n{result.stderr}")
 
 
-@pytest.mark.parametrize("example", SHELL_EXAMPLES, ids=lambda example: example.where)
-def test_shell_example(example: ShellExample, shell_env: dict[str, str]) -> None:
-    failure = check(example, shell_env)
-    if failure is not None:
-        pytest.fail(failure, pytrace=False)
+SHELL_DOCUMENTS = sorted({example.path for example in SHELL_EXAMPLES})
+"""The documents with shell examples: each one's examples run in one test, in their order,
+because later ones may read what earlier ones wrote (a database built in /tmp, then queried):
+as tests of their own, two workers could run them at once."""
+
+
+@pytest.mark.parametrize("document", SHELL_DOCUMENTS,
+                         ids=lambda path: str(path.relative_to(ROOT)))
+def test_shell_examples(document: Path, shell_env: dict[str, str]) -> None:
+    failures = [failure for example in SHELL_EXAMPLES if example.path == document
+                if (failure := check(example, shell_env)) is not None]
+    if failures:
+        pytest.fail("\n\n".join(failures), pytrace=False)
 
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=lambda path: path.name)
