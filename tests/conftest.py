@@ -8,11 +8,12 @@ code from an older run or an older checkout, and a run (CI's above all) must pas
 cache. To share a cache between runs on purpose, say while working on one compiled test, name it:
 ``pytest --kernel-cache=DIR``. Write it with ``=``: pytest looks for its configuration before it
 knows this option, so a separate ``DIR`` is taken for a test path, and a run that names no
-files then finds neither ``pyproject.toml`` nor this file ("unrecognized arguments"). A test that means to use another directory sets
-``GAMETREE_CACHE_DIR`` itself (``monkeypatch.setenv``, or the environment of a process it
-starts), as ``test_compiled_cache.py`` does. With pytest-xdist, the controlling process makes
-the directory and hands it to its workers, so a kernel is compiled once per run, not once per
-worker. The directory is removed at the end of the run.
+files then finds neither ``pyproject.toml`` nor this file ("unrecognized arguments"). A test
+that means to use another directory sets ``GAMETREE_CACHE_DIR`` itself (``monkeypatch.setenv``,
+or the environment of a process it starts), as ``test_compiled_cache.py`` does. With
+pytest-xdist, the controlling process makes the directory and hands it to its workers, so a
+kernel is compiled once per run, not once per worker. The directory is removed at the end of
+the run.
 
 **No installed book.** ``GAMETREE_BOOKS`` is set empty for the run, so no opening book the
 user installed answers a test's search (tests of books name their own directory).
@@ -79,8 +80,9 @@ def _deliver_ctrl_c() -> None:
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--kernel-cache", metavar="DIR", default=None,
-        help="(write it --kernel-cache=DIR) compile gametree kernels into DIR and keep them for later runs (default: a new "
-             "directory for each run, removed at its end; $GAMETREE_CACHE_DIR is not used)")
+        help="compile gametree kernels into DIR and keep them for later runs; write it "
+             "--kernel-cache=DIR (default: a new directory for each run, removed at its end; "
+             "$GAMETREE_CACHE_DIR is not used)")
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -38,11 +38,12 @@ from tests.web_support import (  # noqa: F401
     idle,
     images,
     press,
+    quiet_console,
     running_server,
     wait_for,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("quiet_console")]
 
 X_WINS = ["0,0", "1,0", "0,1", "1,1", "0,2"]
 """A tic-tac-toe game X wins along the top row in five moves."""
@@ -55,13 +56,6 @@ def base() -> Iterator[str]:
     with running_server(create_app(ServerLimits(workers=2))) as url:
         yield url
 
-
-@pytest.fixture(autouse=True)
-def quiet_console(browser: Any) -> Iterator[None]:
-    """Every test fails on an error in the console it did not expect."""
-    console_errors(browser)
-    yield
-    assert console_errors(browser) == []
 
 
 def screen(browser: Any, width: int) -> None:

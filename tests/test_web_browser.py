@@ -36,11 +36,12 @@ from tests.web_support import (  # noqa: F401
     images,
     labels,
     press,
+    quiet_console,
     running_server,
     wait_for,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("quiet_console")]
 
 
 @pytest.fixture(scope="module")
@@ -48,13 +49,6 @@ def base() -> Iterator[str]:
     with running_server(create_app(ServerLimits(workers=2))) as url:
         yield url
 
-
-@pytest.fixture(autouse=True)
-def quiet_console(browser: Any) -> Iterator[None]:
-    """Every browser test fails on an error in the console (its own page's, or a late one)."""
-    console_errors(browser)  # forget the previous test's
-    yield
-    assert console_errors(browser) == []
 
 
 def test_a_tictactoe_game_clicked_to_a_draw_against_the_perfect_engine(

@@ -31,11 +31,12 @@ from tests.web_support import (  # noqa: F401
     idle,
     images,
     press,
+    quiet_console,
     running_server,
     wait_for,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("quiet_console")]
 
 GAMES = ("tests.view_games:SPEC", "tests.view_games:TEXT_SPEC")
 """The games the server offers, by import path."""
@@ -45,13 +46,6 @@ def base() -> Iterator[str]:
     with running_server(create_app(ServerLimits(workers=1), games=GAMES)) as url:
         yield url
 
-
-@pytest.fixture(autouse=True)
-def quiet_console(browser: Any) -> Iterator[None]:
-    """Every test fails on an error in the browser's console."""
-    console_errors(browser)
-    yield
-    assert console_errors(browser) == []
 
 
 def grid_cells(driver: Any) -> list[list[str]]:

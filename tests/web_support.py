@@ -166,6 +166,16 @@ def console_errors(driver: Any) -> list[str]:
     return [str(entry["message"]) for entry in entries if entry["level"] == "SEVERE"]
 
 
+@pytest.fixture
+def quiet_console(browser: Any) -> Iterator[None]:
+    """The test fails on an error in the browser's console that it did not expect (its own
+    page's, or a late one): the previous test's are forgotten first. A module asks for it with
+    ``pytestmark = pytest.mark.usefixtures("quiet_console")``."""
+    console_errors(browser)
+    yield
+    assert console_errors(browser) == []
+
+
 def api(base: str, path: str, body: dict[str, Any]) -> Any:
     request = urllib.request.Request(f"{base}/api/{path}", data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
