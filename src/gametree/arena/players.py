@@ -111,20 +111,32 @@ class UciPlayer:
 
 
 def chess_board(game: Game[Any, Any], state: Any) -> Any:
-    """``state`` of the chess game as a python-chess ``Board``: the game's ``board(state)``
-    if it has one, the state itself if it is a board, else a board from its FEN."""
+    """``state`` of the chess game as a python-chess ``Board`` with the moves that led to it
+    (so that the engine sees repetitions): from the state's starting position and its
+    ``line()`` of moves when it has them, else the state's own ``board`` (or the state, if it
+    is a board), else its FEN."""
     import chess  # noqa: PLC0415 - the chess extra
 
-    to_board = getattr(game, "board", None)
-    if callable(to_board):
-        return to_board(state)
-    if isinstance(state, chess.Board):
-        return state.copy()
+    line, start = getattr(state, "line", None), getattr(state, "start", None)
+    if callable(line) and callable(start):
+        board = chess.Board(_fen(start()))
+        for move in line():
+            board.push(move)
+        return board
+    found = getattr(state, "board", state)
+    if isinstance(found, chess.Board):
+        return found.copy()
     fen = getattr(state, "fen", None)
-    if callable(fen):
-        return chess.Board(fen())
-    raise GameError(f"cannot give a position of {game.name} to a UCI engine: the game has "
-                    f"no board(state), and its states are not python-chess boards")
+    if fen is not None:
+        return chess.Board(_fen(state))
+    raise GameError(f"cannot give a position of {game.name} to a UCI engine: its states are "
+                    f"neither python-chess boards nor have a FEN")
+
+
+def _fen(state: Any) -> str:
+    """A state's FEN, whether ``fen`` is a method or a property."""
+    fen = state.fen
+    return str(fen() if callable(fen) else fen)
 
 
 @dataclass(frozen=True)
