@@ -13,11 +13,13 @@ from typing import Any
 
 import pytest
 
-from gametree import registry
+from gametree import registry, search
 from gametree.arena.openings import make_openings, opening_state, parse_openings
 from gametree.arena.players import SpecError, find_stockfish, parse_engine, parse_engines
 from gametree.arena.plot import PlotError, check_plotting
+from gametree.arena.results import tally
 from gametree.arena.schedule import Match
+from gametree.arena.stats import Sprt
 from gametree.cli import main
 from gametree.options import OptionError
 
@@ -121,9 +123,6 @@ def test_the_sprt_stops_the_match(tmp_path: Path, capsys: pytest.CaptureFixture[
     _, rows = _rows(save)
     assert len(rows) == sprt["games"]  # one worker: it stopped at once
     # One pair fewer would not have decided: the stop came at the first chance.
-    from gametree.arena.results import tally
-    from gametree.arena.stats import Sprt
-
     shorter = [row for row in rows if row["game"] < sprt["games"] - 2]
     assert Sprt(0, 100).decide(tally(shorter, 0, 1).counts("pentanomial")) == "continue"
 
@@ -250,8 +249,6 @@ def test_openings() -> None:
 
 @pytest.mark.slow  # the balance check searches Connect Four 5x4 on its compiled kernel
 def test_balanced_openings_are_drawn() -> None:
-    from gametree import search
-
     game = registry.make("connect4", width=5, height=4)
     balanced = make_openings(game, parse_openings("balanced:2:20"), 3, seed=1)
     assert len(set(balanced)) == 3

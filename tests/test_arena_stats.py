@@ -27,7 +27,7 @@ def test_elo_of_known_scores() -> None:
     assert elo_difference(expected_score(37.5)) == pytest.approx(37.5)
     assert elo_difference(1.0) == math.inf
     assert elo_difference(0.0) == -math.inf
-    with pytest.raises(ValueError, match="within 0..1"):
+    with pytest.raises(ValueError, match=r"within 0\.\.1"):
         elo_difference(1.5)
 
 
