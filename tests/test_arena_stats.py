@@ -7,7 +7,7 @@ import math
 import pytest
 
 from gametree.arena.stats import (
-    EMPTY_CELL,
+    PRIOR,
     Sprt,
     elo_difference,
     expected_score,
@@ -81,26 +81,35 @@ def test_sprt_bounds_are_walds() -> None:
 
 
 def test_sprt_ratio_worked_by_hand() -> None:
-    # 60 wins, 20 draws, 20 losses: N = 100, mean 0.7, variance 0.16; elo0 = 0 gives
-    # s0 = 0.5, elo1 = 10 gives s1 = 0.514387; LLR = 100 * 0.014387 * (1.4 - 1.014387) / 0.32.
+    # 60 wins, 20 draws, 20 losses: N = 100, mean 0.7. The variance is that of the counts
+    # with half a result added to each cell (20.5, 20.5, 60.5 of 101.5: mean 0.697044,
+    # variance 0.160681). elo0 = 0 gives s0 = 0.5, elo1 = 10 gives s1 = 0.514387;
+    # LLR = 100 * (s1 - s0) * (2 * 0.7 - s0 - s1) / (2 * 0.160681).
+    assert PRIOR == 0.5
     sprt = Sprt(0, 10)
     s1 = expected_score(10)
     assert s1 == pytest.approx(0.514387, abs=1e-6)
-    assert sprt.llr([20, 20, 60]) == pytest.approx(100 * (s1 - 0.5) * (1.4 - 0.5 - s1) / 0.32)
-    assert sprt.llr([20, 20, 60]) == pytest.approx(1.7337, abs=1e-3)
+    counts = (20.5, 20.5, 60.5)
+    centre = (counts[1] * 0.5 + counts[2]) / sum(counts)
+    variance = (counts[0] * centre ** 2 + counts[1] * (0.5 - centre) ** 2
+                + counts[2] * (1 - centre) ** 2) / sum(counts)
+    assert variance == pytest.approx(0.160681, abs=1e-6)
+    assert sprt.llr([20, 20, 60]) == pytest.approx(100 * (s1 - 0.5) * (1.4 - 0.5 - s1)
+                                                   / (2 * variance))
+    assert sprt.llr([20, 20, 60]) == pytest.approx(1.7264, abs=1e-3)
 
 
 def test_sprt_ratio_is_a_ratio_of_normal_likelihoods() -> None:
     # The same figure from its definition: the log of the normal likelihood of the mean
-    # under H1 over that under H0, the variance observed (per observation 0.16).
-    mean, variance, count = 0.7, 0.16, 100
+    # under H1 over that under H0, with the variance per observation as above.
+    mean, variance, count = 0.7, 0.160681, 100
     s0, s1 = expected_score(-5), expected_score(15)
 
     def log_likelihood(centre: float) -> float:
         return -((mean - centre) ** 2) / (2 * variance / count)
 
-    assert Sprt(-5, 15).llr([20, 20, 60]) == pytest.approx(log_likelihood(s1)
-                                                           - log_likelihood(s0))
+    assert Sprt(-5, 15).llr([20, 20, 60]) == pytest.approx(
+        log_likelihood(s1) - log_likelihood(s0), rel=1e-5)
 
 
 def test_sprt_decides() -> None:
@@ -113,10 +122,11 @@ def test_sprt_decides() -> None:
     assert sprt.decide([4, 2, 5]) == "continue"
     # Pairs: 40 pairs of 1.5 points or more out of 50.
     assert sprt.decide([0, 0, 10, 20, 20]) == "H1"
-    # Wins alone: the empty cells get EMPTY_CELL, so the ratio is large but finite.
-    alone = sprt.llr([0, 0, 3])
-    assert math.isfinite(alone) and alone > 0
-    assert EMPTY_CELL < 0.01
+    # Wins alone: the prior keeps the variance from vanishing, so two wins decide nothing,
+    # and a run of wins decides in a few games, not at once.
+    assert 0 < sprt.llr([0, 0, 2]) < sprt.bounds[1]
+    assert sprt.decide([0, 0, 2]) == "continue"
+    assert sprt.decide([0, 0, 20]) == "H1"
 
 
 def test_sprt_refuses_nonsense() -> None:

@@ -24,8 +24,11 @@ approximation, as fishtest computes it for the logistic model: with ``N`` observ
     LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v)
 
 (the log of the ratio of two normal likelihoods of the mean, one centred on ``s1``, one on
-``s0``, with the observed variance). Cells with no results are given a tiny count
-(:data:`EMPTY_CELL`) so that a series of identical results does not have a variance of zero.
+``s0``, with the observed variance). The variance is taken with :data:`PRIOR` results added to
+every cell: fishtest gives empty cells a count of 0.001, which is harmless over the thousands
+of close games it runs, but between engines of very different strength (a match's usual
+case) a few wins and nothing else would have almost no variance and decide after two games.
+Half a result in each cell keeps the first decisions honest and fades as the games add up.
 """
 
 from __future__ import annotations
@@ -38,9 +41,9 @@ from typing import Literal
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
 
-EMPTY_CELL = 1e-3
-"""The count given to an outcome never seen, in the SPRT's variance only (without it, a
-series of wins alone would have no variance and an infinite ratio after two games)."""
+PRIOR = 0.5
+"""Results added to every cell for the SPRT's variance (not its mean): without them, a series
+of wins alone would have no variance and an infinite ratio after two games."""
 
 Model = Literal["trinomial", "pentanomial"]
 """Which observations the interval counts: single games or pairs of games."""
@@ -191,7 +194,8 @@ class Sprt:
         if sum(counts) == 0:
             return 0.0
         total = float(sum(counts))
-        _, mean, variance = _moments([max(count, EMPTY_CELL) for count in counts], scores)
+        _, mean, _ = _moments(counts, scores)
+        _, _, variance = _moments([count + PRIOR for count in counts], scores)
         s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
         return total * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
 
@@ -226,5 +230,5 @@ def parse_sprt(text: str) -> Sprt:
     return Sprt(*numbers)
 
 
-__all__ = ["EMPTY_CELL", "Z95", "Decision", "Estimate", "Model", "Sprt", "elo_difference",
+__all__ = ["PRIOR", "Z95", "Decision", "Estimate", "Model", "Sprt", "elo_difference",
            "expected_score", "parse_sprt", "pentanomial", "trinomial"]
