@@ -69,7 +69,7 @@ def elo_difference(score: float) -> float:
         return math.inf
     if score == 0:
         return -math.inf
-    return -400 * math.log10(1 / score - 1)
+    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: no negative zero at 0.5
 
 
 @dataclass(frozen=True)

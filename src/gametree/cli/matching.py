@@ -176,7 +176,9 @@ def _progress(choice: str, total: int, done: int) -> _Bar | None:
 
 
 def _title(name: str, options: dict[str, Any], match: Any, openings: str) -> str:
-    shown = ", ".join(f"{key}={value}" for key, value in options.items() if value is not None)
+    shown = ", ".join(
+        f"{key}={','.join(map(str, value)) if isinstance(value, tuple) else value}"
+        for key, value in options.items() if value is not None and value is not False)
     return (f"{name}{f' ({shown})' if shown else ''}: {match.games} games per pairing, "
             f"openings {openings}, seed {match.seed}")
 
