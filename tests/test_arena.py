@@ -15,7 +15,13 @@ import pytest
 
 from gametree import registry, search
 from gametree.arena.openings import make_openings, opening_state, parse_openings
-from gametree.arena.players import SpecError, find_stockfish, parse_engine, parse_engines
+from gametree.arena.players import (
+    SpecError,
+    chess_board,
+    find_stockfish,
+    parse_engine,
+    parse_engines,
+)
 from gametree.arena.plot import PlotError, check_plotting
 from gametree.arena.results import tally
 from gametree.arena.schedule import Match
@@ -289,11 +295,7 @@ def test_plotting_without_matplotlib_says_how_to_get_it(monkeypatch: pytest.Monk
 
 
 def test_stockfish_is_found_or_skipped() -> None:
-    found = find_stockfish()
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("stockfish is not installed; CI installs Debian's stockfish package")
-        pytest.skip("stockfish is not installed (Debian's package: /usr/games/stockfish)")
+    found = _stockfish()
     config = parse_engine(f"uci={found},skill=0,time=0.05,name=sf")
     assert config.uci == found
     assert dict(config.uci_options) == {"Skill Level": 0}
@@ -302,3 +304,43 @@ def test_stockfish_is_found_or_skipped() -> None:
         parse_engine(f"uci={found}")
     with pytest.raises(SpecError, match="no executable"):
         parse_engine("uci=/nonexistent/engine,time=1")
+
+
+def _stockfish() -> str:
+    """Debian's stockfish, or a skip (a failure under CI, which installs it)."""
+    found = find_stockfish()
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("stockfish is not installed; CI installs Debian's stockfish package")
+        pytest.skip("stockfish is not installed (Debian's package: /usr/games/stockfish)")
+    return found
+
+
+@pytest.mark.slow  # starts Stockfish for each game and plays chess to the end
+def test_a_chess_match_against_stockfish(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("chess", reason="chess needs python-chess (the 'chess' extra)")
+    found = _stockfish()
+    save = tmp_path / "chess.jsonl"
+    assert main(["match", "chess", "--engine", "depth=1,name=gametree",
+                 "--engine", f"uci={found},skill=0,depth=1,name=sf", "--games", "2",
+                 "--openings", "random:2", "--workers", "1", "--save", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert "gametree vs sf:" in out
+    _, rows = _rows(save)
+    assert len(rows) == 2
+    game = registry.make("chess")
+    for row in rows:
+        state = opening_state(game, tuple(row["moves"]))  # every move legal, in SAN
+        assert game.is_over(state)
+        assert row["record"]["result"] is not None
+
+
+def test_a_uci_player_sees_the_moves_played() -> None:
+    chess = pytest.importorskip("chess", reason="chess needs python-chess")
+    game = registry.make("chess")
+    state = opening_state(game, ("e4", "e5", "Nf3"))
+    board = chess_board(game, state)
+    assert isinstance(board, chess.Board)
+    assert [move.uci() for move in board.move_stack] == ["e2e4", "e7e5", "g1f3"]
+    assert board.fen() == state.board.fen()
