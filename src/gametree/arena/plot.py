@@ -14,7 +14,8 @@ PLOT_EXTRA = "pip install 'gametree[plot]' (or pip install matplotlib)"
 """How to get what plotting needs."""
 
 CLIP = 1000.0
-"""Infinite Elo (an engine that won or lost every game) is drawn at this many Elo, marked."""
+"""Infinite Elo (an engine that won or lost every game, or an interval reaching a score of 0
+or 1) is drawn at this many Elo; the interval written beside the point says ``inf``."""
 
 
 class PlotError(ValueError):
@@ -53,8 +54,9 @@ def plot_match(path: str, rows: Sequence[dict[str, Any]], names: Sequence[str], 
                                                         estimate.high))
         ratings.errorbar([engine], [elo], yerr=[[elo - low], [high - elo]], fmt="o",
                          capsize=6, markersize=7)
-        ratings.annotate(f"{estimate.elo:+.0f}" if math.isfinite(estimate.elo) else "inf",
-                         (engine, elo), textcoords="offset points", xytext=(10, 0))
+        # The interval in words beside the point: an unbounded end drawn at CLIP says so.
+        ratings.annotate(estimate.text().removesuffix(" Elo"), (engine, elo),
+                         textcoords="offset points", xytext=(10, 0), fontsize="small")
     ratings.axhline(0, color="grey", linewidth=0.8)
     ratings.set_xticks(range(len(names)), list(names))
     ratings.set_xlim(-0.5, len(names) - 0.5)
@@ -79,6 +81,7 @@ def plot_match(path: str, rows: Sequence[dict[str, Any]], names: Sequence[str], 
             progress.fill_between(counts, lows, highs, alpha=0.15, color=line.get_color())
     progress.axhline(0.5, color="grey", linewidth=0.8)
     progress.set_ylim(0, 1)
+    progress.xaxis.get_major_locator().set_params(integer=True)
     progress.set_xlabel("games of the pairing")
     progress.set_ylabel("score of the first named (running mean)")
     progress.set_title("score over games")
