@@ -8,13 +8,19 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gametree import registry, search
-from gametree.arena.openings import make_openings, opening_state, parse_openings
+from gametree.arena.openings import (
+    balanced_opening,
+    make_openings,
+    opening_state,
+    parse_openings,
+)
 from gametree.arena.players import (
     SpecError,
     chess_board,
@@ -24,7 +30,7 @@ from gametree.arena.players import (
 )
 from gametree.arena.plot import PlotError, check_plotting
 from gametree.arena.results import tally
-from gametree.arena.schedule import Match
+from gametree.arena.schedule import Match, balance_checks
 from gametree.arena.stats import Sprt
 from gametree.cli import main
 from gametree.options import OptionError
@@ -105,8 +111,9 @@ def test_a_match_resumes_and_extends_its_file(tmp_path: Path,
     assert main([*command, "--games", "6"]) == 0
     again = capsys.readouterr().out
     assert "2 games played now" in again and "(6 games)" in again
-    _, rows = _rows(save)
+    description, rows = _rows(save)
     assert sorted(row["game"] for row in rows) == list(range(6))
+    assert description["games"] == 6 and len(description["opening_lines"]) == 3
     # Another match in the same file is refused, with the file named.
     assert main(["match", "tictactoe", "--engine", f"depth=1,{PYTHON_TIER}",
                  "--engine", f"depth=3,{PYTHON_TIER}", "--workers", "1",
@@ -262,6 +269,22 @@ def test_balanced_openings_are_drawn() -> None:
         assert search(game, opening_state(game, line)).value == 0
     unchecked = make_openings(game, parse_openings("random:2"), 30, seed=1)
     assert any(search(game, opening_state(game, line)).value != 0 for line in unchecked)
+    # Checked on two worker processes, several at once: the same openings.
+    source = parse_openings("balanced:2:20")
+    with balance_checks("connect4", {"width": 5, "height": 4}, 20, 2) as check:
+        assert make_openings(game, source, 3, seed=1, check=check, batch=4) == balanced
+    # A resumed match's openings are taken again unchecked, and the next ones are a fresh
+    # run's.
+    checked: list[tuple[str, ...]] = []
+
+    def counting(lines: Sequence[tuple[str, ...]]) -> list[bool]:
+        checked.extend(lines)
+        return [balanced_opening(game, line, 20) for line in lines]
+
+    longer = make_openings(game, source, 5, seed=1, known=balanced, check=counting)
+    assert longer[:3] == balanced
+    assert longer == make_openings(game, source, 5, seed=1)
+    assert not set(checked) & set(balanced)
 
 
 def test_openings_from_a_file(tmp_path: Path) -> None:

@@ -18,6 +18,8 @@ An opening is a tuple of move texts; the random ones come from the match's seed 
 from __future__ import annotations
 
 import random
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -109,33 +111,67 @@ def opening_state(game: Game[Any, Any], opening: Opening) -> Any:
     return state
 
 
-def make_openings(game: Game[Any, Any], source: OpeningSource, count: int, seed: int
-                  ) -> list[Opening]:
-    """``count`` openings of ``game`` from ``source`` (the random ones from ``seed``)."""
+Checker = Callable[[Sequence[Opening]], list[bool]]
+"""Checks of openings for ``balanced``: for each line, whether it is balanced (the match's
+runner checks several at once on its worker processes)."""
+
+
+def make_openings(game: Game[Any, Any], source: OpeningSource, count: int, seed: int, *,
+                  known: Sequence[Opening] = (), check: Checker | None = None,
+                  batch: int = 1) -> list[Opening]:
+    """``count`` openings of ``game`` from ``source`` (the random ones from ``seed``).
+
+    ``known``: openings this source and seed gave before (a resumed match's), taken again
+    without checking them; the random draws are replayed, so the openings after them are
+    those a fresh run would give. ``check`` checks ``balanced`` candidates (default: one at a
+    time, here), ``batch`` of them at once: the same openings either way.
+    """
     if source.kind == "start":
         return [() for _ in range(count)]
     if source.kind == "file":
         return _from_file(game, source.path, count)
     rng = random.Random(f"gametree-openings|{seed}|{source.text()}")
+    ahead: deque[Opening | None] = deque()
+
+    def draw() -> Opening | None:
+        return ahead.popleft() if ahead else _random_line(game, source.plies, rng)
+
+    results: dict[Opening, bool] = {}
+    checker = check or (lambda lines: [balanced_opening(game, line, source.depth)
+                                       for line in lines])
+
+    def balanced(line: Opening, wanted: Opening | None) -> bool:
+        if source.kind != "balanced":
+            return True
+        if wanted is not None:  # a known opening: the draws before it were turned down
+            return line == wanted
+        if line not in results:
+            while len(ahead) < batch - 1:  # check the next candidates too, all at once
+                ahead.append(_random_line(game, source.plies, rng))
+            lines = list(dict.fromkeys(item for item in (line, *ahead)
+                                       if item is not None and item not in results))
+            results.update(zip(lines, checker(lines), strict=True))
+        return results[line]
+
     found: list[Opening] = []
     seen: set[Opening] = set()
-    for _ in range(count):
+    for number in range(count):
+        wanted = known[number] if number < len(known) else None
         chosen: Opening | None = None
         for _attempt in range(ATTEMPTS):
-            line = _random_line(game, source.plies, rng)
-            if line is None or line in seen:
-                continue
-            if source.kind == "balanced" and not _balanced(game, line, source.depth):
+            line = draw()
+            if line is None or line in seen or not balanced(line, wanted):
                 continue
             chosen = line
             break
         if chosen is None:  # few openings to draw from: allow one seen before
-            chosen = next((line for line in (_random_line(game, source.plies, rng)
-                                             for _ in range(ATTEMPTS)) if line is not None),
-                          None)
+            chosen = next((line for line in (draw() for _ in range(ATTEMPTS))
+                           if line is not None), None)
         if chosen is None:
             raise GameError(f"no opening of {source.plies} random moves of {game.name} leaves "
                             f"the game going: ask for fewer plies")
+        if wanted is not None and chosen != wanted:  # not this source's: start afresh
+            return make_openings(game, source, count, seed, check=check, batch=batch)
         seen.add(chosen)
         found.append(chosen)
     return found
@@ -162,7 +198,7 @@ def _random_line(game: Game[Any, Any], plies: int, rng: random.Random) -> Openin
     return tuple(texts)
 
 
-def _balanced(game: Game[Any, Any], line: Opening, depth: int) -> bool:
+def balanced_opening(game: Game[Any, Any], line: Opening, depth: int) -> bool:
     """True if a search of ``depth`` plies after ``line`` finds no forced win or loss."""
     result = search(game, opening_state(game, line), SearchOptions(depth=depth))
     return result.value == 0 or plies_to_result(result.value) is None
@@ -191,5 +227,5 @@ def _from_file(game: Game[Any, Any], path: str, count: int) -> list[Opening]:
     return [lines[index % len(lines)] for index in range(count)]
 
 
-__all__ = ["BALANCE_DEPTH", "Opening", "OpeningSource", "make_openings", "opening_state",
-           "parse_openings"]
+__all__ = ["BALANCE_DEPTH", "Checker", "Opening", "OpeningSource", "balanced_opening",
+           "make_openings", "opening_state", "parse_openings"]

@@ -28,7 +28,9 @@ FORMAT = "gametree-match"
 
 def header(match: Match, source: OpeningSource) -> dict[str, Any]:
     """The match's description, as the file's first line holds it."""
-    return {"format": FORMAT, "version": 1, "game": match.game, "options": match.options,
+    # Options as JSON has them (a tuple as a list), so that a file read back compares equal.
+    options = json.loads(json.dumps(match.options))
+    return {"format": FORMAT, "version": 1, "game": match.game, "options": options,
             "engines": [{"name": engine.name, "spec": engine.spec} for engine in match.engines],
             "openings": source.text(), "opening_lines": [list(line) for line in match.openings],
             "seed": match.seed, "games": match.games}
@@ -41,6 +43,26 @@ def game_row(played: Played) -> dict[str, Any]:
             "opening": task.opening, "seed": task.seed, "score": played.score,
             "moves": list(played.moves), "seconds": round(played.seconds, 3),
             "record": played.record}
+
+
+def saved_openings(path: str | os.PathLike[str], description: dict[str, Any]
+                   ) -> list[tuple[str, ...]]:
+    """The openings a match file at ``path`` holds for the match of ``description`` (its
+    ``game``, ``options``, ``openings`` and ``seed``), so that a resumed match need not check
+    them again; none if there is no such file."""
+    try:
+        with Path(path).open(encoding="utf-8") as file:
+            first = json.loads(file.readline()).get("match")
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        return []
+    keys = ("format", "game", "options", "openings", "seed")
+    if not isinstance(first, dict) or any(first.get(key) != description.get(key)
+                                          for key in keys):
+        return []
+    lines = first.get("opening_lines")
+    if not isinstance(lines, list) or not all(isinstance(line, list) for line in lines):
+        return []
+    return [tuple(str(move) for move in line) for line in lines]
 
 
 class MatchFileError(ValueError):
@@ -93,7 +115,15 @@ class MatchFile:
                 if number == len(lines):  # the last line, cut short by an interrupted run
                     continue
                 raise MatchFileError(f"{self.path}, line {number}: not a game") from None
-        if lines and not self.path.read_text(encoding="utf-8").endswith("\n"):
+        if len(description.get("opening_lines", [])) > len(first.get("opening_lines", [])) \
+                or description.get("games") != first.get("games"):
+            # An extended match: the description of the longer one (its openings) leads.
+            rows = [json.dumps(row, separators=(",", ":")) for row in self.rows.values()]
+            temporary = self.path.with_name(self.path.name + ".new")
+            temporary.write_text("\n".join([json.dumps({"match": description}), *rows, ""]),
+                                 encoding="utf-8")
+            temporary.replace(self.path)
+        elif lines and not self.path.read_text(encoding="utf-8").endswith("\n"):
             with self.path.open("a", encoding="utf-8") as file:
                 file.write("\n")
 
@@ -207,4 +237,4 @@ def prefix(rows: dict[int, dict[str, Any]]) -> int:
 
 
 __all__ = ["FORMAT", "MatchFile", "MatchFileError", "Tally", "crosstable", "game_row",
-           "header", "mine", "prefix", "tally"]
+           "header", "mine", "prefix", "saved_openings", "tally"]

@@ -12,6 +12,7 @@ games give the same moves whatever ran before them, on one worker or many.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing
 import os
@@ -26,7 +27,7 @@ from typing import Any
 from ..game import Game, is_chance
 from ..records import GameRecord, options_json, result_of
 from ..registry import get, make
-from .openings import Opening, opening_state
+from .openings import Checker, Opening, balanced_opening, opening_state
 from .players import EngineConfig, Player, SearchPlayer
 
 
@@ -166,6 +167,25 @@ def play(match: Match, task: Task) -> Played:
     return Played(task, score, tuple(texts), record.to_json(), time.perf_counter() - started)
 
 
+def _balance(name: str, options: dict[str, Any], line: Opening, depth: int) -> bool:
+    """In a worker: whether ``line`` is a balanced opening (:mod:`.openings`)."""
+    return balanced_opening(_game(name, options), line, depth)
+
+
+@contextlib.contextmanager
+def balance_checks(name: str, options: dict[str, Any], depth: int, workers: int
+                   ) -> Iterator[Checker | None]:
+    """A checker of balanced openings on ``workers`` processes (``None`` for one worker:
+    :func:`~.openings.make_openings` checks in this process)."""
+    if workers <= 1:
+        yield None
+        return
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(
+            "spawn"), initializer=_ignore_interrupts) as pool:
+        yield lambda lines: list(pool.map(_balance, *zip(
+            *((name, options, line, depth) for line in lines), strict=True)))
+
+
 def _ignore_interrupts() -> None:
     """In a worker: leave Ctrl-C to the process that runs the match (it stops the pool)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -218,4 +238,4 @@ def run(match: Match, tasks: Sequence[Task], workers: int,
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["Match", "Played", "Task", "default_workers", "play", "run"]
+__all__ = ["Match", "Played", "Task", "balance_checks", "default_workers", "play", "run"]

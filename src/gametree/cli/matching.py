@@ -90,9 +90,9 @@ def run_match(args: argparse.Namespace) -> int:
     from ..arena.openings import make_openings  # noqa: PLC0415
     from ..arena.players import parse_engines  # noqa: PLC0415
     from ..arena.plot import check_plotting  # noqa: PLC0415
-    from ..arena.results import MatchFile, header  # noqa: PLC0415
+    from ..arena.results import MatchFile, header, saved_openings  # noqa: PLC0415
     from ..arena.runner import play_match  # noqa: PLC0415
-    from ..arena.schedule import Match, default_workers  # noqa: PLC0415
+    from ..arena.schedule import Match, balance_checks, default_workers  # noqa: PLC0415
     from ..registry import make  # noqa: PLC0415
 
     options = game_options(args)
@@ -105,10 +105,17 @@ def run_match(args: argparse.Namespace) -> int:
         check_plotting()
     game = make(args.game, **options)
     pairs = (args.games + 1) // 2
-    openings = make_openings(game, args.openings, pairs, args.seed)
-    match = Match(args.game, options, tuple(engines), tuple(openings), args.games, args.seed)
     workers = args.workers or default_workers()
-    description = header(match, args.openings)
+    source = args.openings
+    known = saved_openings(args.save, header(Match(args.game, options, tuple(engines), (),
+                                                   args.games, args.seed), source)) \
+        if args.save else []
+    checking = workers if source.kind == "balanced" and len(known) < pairs else 1
+    with balance_checks(args.game, options, source.depth, checking) as check:
+        openings = make_openings(game, source, pairs, args.seed, known=known, check=check,
+                                 batch=2 * checking)
+    match = Match(args.game, options, tuple(engines), tuple(openings), args.games, args.seed)
+    description = header(match, source)
     store = MatchFile(args.save, description) if args.save else _Unsaved()
     bar = _progress(args.progress, match.total, len(store.rows))
     try:
