@@ -113,6 +113,11 @@ def test_a_match_resumes_and_extends_its_file(tmp_path: Path,
     assert "2 games played now" in again and "(6 games)" in again
     description, rows = _rows(save)
     assert sorted(row["game"] for row in rows) == list(range(6))
+    for row in rows:  # the opening's moves have no value; each engine move its search's
+        values = row["record"]["values"]
+        assert values[:2] == [None, None]
+        assert all(entry["value_text"] and (entry["depth"] is None or entry["depth"] <= 3)
+                   for entry in values[2:])
     assert description["games"] == 6 and len(description["opening_lines"]) == 3
     # Another match in the same file is refused, with the file named.
     assert main(["match", "tictactoe", "--engine", f"depth=1,{PYTHON_TIER}",

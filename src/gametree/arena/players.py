@@ -41,6 +41,8 @@ from ..levels import HIGHEST, LOWEST
 from ..numbers import whole_number
 from ..options import DEFAULT_TUNING, SearchOption, SearchOptions, declared_options, parse_bytes
 from ..play.opponent import SearchOpponent
+from ..records import value_entry
+from ..result import SearchResult
 
 CHESS = "chess"
 """The registry name of the one game an external UCI engine plays."""
@@ -60,6 +62,11 @@ class Player(Protocol):
         """The move it plays in ``state`` (which has legal moves)."""
         ...
 
+    def value(self) -> dict[str, Any] | None:
+        """What it made of the position of its last move, as a game record's ``values``
+        entry (``None``: it does not say)."""
+        ...
+
     def close(self) -> None:
         """Free what it holds (an engine process, a search session)."""
         ...
@@ -72,13 +79,19 @@ class SearchPlayer:
         self.opponent = SearchOpponent(level=level)
         """The opponent that searches (its options are the spec's)."""
         self.opponent.options = options
+        self._last: SearchResult[Any] | None = None
 
     def choose(self, game: Game[Any, Any], state: Any) -> Any:
         """The opponent's move (its level's choice, if it has a level)."""
-        move = self.opponent.choose(game, state).move
-        if move is None:
+        decision = self.opponent.choose(game, state)
+        if decision.move is None:
             raise RuntimeError("the engine chose no move in a position with legal moves")
-        return move
+        self._last = decision.result
+        return decision.move
+
+    def value(self) -> dict[str, Any] | None:
+        """The search's value of the position of its last move, and the depth it reached."""
+        return None if self._last is None else value_entry(self._last)
 
     def close(self) -> None:
         """Close the search session (its tables go back to the pool)."""
@@ -103,6 +116,10 @@ class UciPlayer:
         if played.move is None:
             raise RuntimeError("the UCI engine gave no move in a position with legal moves")
         return game.parse_move(state, played.move.uci())
+
+    def value(self) -> dict[str, Any] | None:
+        """Nothing: the engine's own scores are its business."""
+        return None
 
     def close(self) -> None:
         """End the engine's process."""

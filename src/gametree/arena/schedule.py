@@ -136,6 +136,7 @@ def play(match: Match, task: Task) -> Played:
     opening = match.openings[task.opening]
     state = opening_state(game, opening)
     texts = list(opening)
+    values: list[dict[str, Any] | None] = [None] * len(texts)
     chance = random.Random(f"gametree-match-chance|{task.seed}")
     sides: list[tuple[Player, Game[Any, Any]]] = []
     try:
@@ -145,13 +146,15 @@ def play(match: Match, task: Task) -> Played:
                 player.opponent.session(seen).clear()  # nothing learnt in another game
             sides.append((player, seen))
         while not game.is_over(state) and game.moves(state):
-            if is_chance(game, state):
+            chance_move = is_chance(game, state)
+            if chance_move:
                 outcomes = game.chance_outcomes(state)
                 move = chance.choices([item[0] for item in outcomes],
                                       weights=[float(item[1]) for item in outcomes])[0]
             else:
                 player, seen = sides[game.to_move(state)]
                 move = player.choose(seen, state)
+            values.append(None if chance_move else player.value())
             texts.append(game.format_move(state, move))
             state = game.play(state, move)
     finally:
@@ -162,7 +165,7 @@ def play(match: Match, task: Task) -> Played:
     score = 0.5 if winner is None else 1.0 if winner == 0 else 0.0
     names = tuple(match.engines[number].name for number in task.players)
     record = GameRecord(match.game, options_json(get(match.game), match.options),
-                        (names[0], names[1]), moves=texts, values=[None] * len(texts),
+                        (names[0], names[1]), moves=texts, values=values,
                         result=result)
     return Played(task, score, tuple(texts), record.to_json(), time.perf_counter() - started)
 
