@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -34,6 +35,7 @@ from gametree.arena.schedule import Match, balance_checks
 from gametree.arena.stats import Sprt
 from gametree.cli import main
 from gametree.options import OptionError
+from gametree.plugins import PATHS_VARIABLE
 
 PYTHON_TIER = "tier=python"
 """Tic-tac-toe's engines search on the Python tier here: no kernel to compile."""
@@ -143,6 +145,23 @@ def test_the_sprt_stops_the_match(tmp_path: Path, capsys: pytest.CaptureFixture[
     # One pair fewer would not have decided: the stop came at the first chance.
     shorter = [row for row in rows if row["game"] < sprt["games"] - 2]
     assert Sprt(0, 100).decide(tally(shorter, 0, 1).counts("pentanomial")) == "continue"
+
+
+def test_a_game_given_by_path_and_the_progress_bar(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # A game that is not installed (tests/served_game.py: Kayles), named by its path, as on
+    # every command; the registry and $GAMETREE_GAMES stay this test's.
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry.games()))
+    monkeypatch.setenv(PATHS_VARIABLE, "")
+    served = Path(__file__).resolve().parent / "served_game.py"
+    assert main(["match", "--game", f"{served}:Kayles", "--pins", "5",
+                 "--engine", f"perfect,{PYTHON_TIER}", "--engine", f"depth=1,{PYTHON_TIER}",
+                 "--games", "2", "--workers", "1", "--openings", "random:1",
+                 "--progress", "always"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("kayles (pins=5): 2 games per pairing")
+    assert "perfect,tier=python vs depth=1,tier=python:" in captured.out
+    assert re.search(r"\d/2 \[.* games/s\]", captured.err)  # tqdm's bar (cleared at the end)
 
 
 @pytest.mark.slow  # starts two worker processes, which import gametree
