@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gametree import registry, search
 from gametree.arena.openings import (
@@ -391,3 +393,22 @@ def test_a_uci_player_sees_the_moves_played() -> None:
     assert isinstance(board, chess.Board)
     assert [move.uci() for move in board.move_stack] == ["e2e4", "e7e5", "g1f3"]
     assert board.fen() == state.board.fen()
+
+
+SPEC_TEXT = st.lists(st.sampled_from([
+    *"=,.: -0123456789", "depth", "time", "level", "perfect", "tier", "python", "uci",
+    "name", "skill", "table", "nodes", "no-book", "table-memory", "MiB", "option.", "eval",
+    "\uff14", "nan", "inf"]), max_size=12).map("".join)
+"""Engine specs made of the words and signs a spec is made of, in any order."""
+
+
+@given(SPEC_TEXT)
+@settings(max_examples=80, deadline=None)
+def test_any_spec_is_read_or_refused_with_a_message(text: str) -> None:
+    try:
+        found = parse_engine(text)
+    except ValueError as error:  # SpecError, the options' OptionError and range checks
+        assert str(error)
+        return
+    assert found.name
+    assert (found.options is None) == (found.uci is not None)
