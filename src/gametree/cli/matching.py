@@ -22,7 +22,7 @@ DESCRIPTION = (
     "table-memory=16MiB, eval=module:function, or uci=/usr/games/stockfish,skill=0,time=0.1 "
     "for chess; name=LABEL names it) over GAMES games per pairing, each opening played twice "
     "with the colours swapped, on every core. Prints a crosstable, each engine's Elo against "
-    "the field and each pairing's Elo difference with 95%% intervals (a normal approximation: "
+    "the field and each pairing's Elo difference with 95% intervals (a normal approximation: "
     "pentanomial over pairs of games by default), and with --sprt the sequential test's "
     "decision. --save keeps every game (JSON lines, resumable: run the same command again to "
     "finish or extend it); --plot draws the ratings and the scores over the games (PNG, "
