@@ -71,6 +71,7 @@ LAYERS: dict[str, int] = {
     "gametree.web": FRONT_END,
     "gametree.play": FRONT_END,
     "gametree.builder": FRONT_END,
+    "gametree.arena": FRONT_END,
 }
 """Each package or module of gametree and its layer (the longest matching name counts)."""
 
@@ -80,7 +81,9 @@ FACADES = {"gametree", "gametree.__main__"}
 FRONT_ENDS_ALLOWED: dict[str, set[str]] = {
     # The command line starts the others: `serve` the web app, `play` the terminal player,
     # `db build` the builder.
-    "gametree.cli": {"gametree.web", "gametree.play", "gametree.builder"},
+    "gametree.cli": {"gametree.web", "gametree.play", "gametree.builder", "gametree.arena"},
+    # A match's players are the terminal's opponents (play.SearchOpponent), made from specs.
+    "gametree.arena": {"gametree.play"},
 }
 """The only imports from one front-end into another."""
 

@@ -34,6 +34,7 @@ from . import (
     counting,
     database,
     listing,
+    matching,
     new,
     play,
     replaying,
@@ -68,6 +69,7 @@ def build_parser() -> CliParser:
     serving.add_command(subparsers)
     database.add_commands(subparsers)
     new.add_command(subparsers)
+    matching.add_command(subparsers)
     return parser
 
 

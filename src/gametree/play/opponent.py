@@ -168,6 +168,12 @@ class SearchOpponent:
         session: SearchSession[S, M] = self._session
         return session
 
+    def close(self) -> None:
+        """Close its search session, if it has one (its engine goes back to the pool)."""
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
     def prepare(self, game: Game[Any, Any]) -> None:
         """Load (or, the first time, compile) what the searches of ``game`` need now, so that
         the wait comes before the game rather than inside the first move's thinking time."""
