@@ -34,9 +34,10 @@ Source = Literal["search", "database", "book"]
 """Where an answer came from: a ``search``, a solution ``database`` the caller gave, or an
 installed opening ``book`` (:mod:`gametree.books`); the last two searched nothing."""
 
-StopReason = Literal["depth", "end", "proven", "time", "nodes"]
+StopReason = Literal["depth", "end", "proven", "time", "nodes", "stop"]
 """Why a search ended: the ``depth`` asked for was reached, every line reached the ``end`` of
-the game, the result was ``proven`` early, or the ``time`` or ``nodes`` budget ran out."""
+the game, the result was ``proven`` early, the ``time`` or ``nodes`` budget ran out, or the
+caller's ``stop`` signal was set (:class:`gametree.limits.StopSignal`)."""
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -115,9 +116,9 @@ class SearchStats:
     """The depth of the deepest completed iteration in plies; for a search to the end of the
     game, the deepest ply any line reached."""
 
-    stopped_by: Literal["time", "nodes"] | None = None
-    """``time`` or ``nodes`` when a budget ended the search (the answer is then that of the
-    deepest completed iteration), else ``None``."""
+    stopped_by: Literal["time", "nodes", "stop"] | None = None
+    """``time`` or ``nodes`` when a budget ended the search, ``stop`` when the caller's stop
+    signal did (the answer is then that of the deepest completed iteration), else ``None``."""
 
     seconds: float = 0.0
     """Wall-clock time of the search."""

@@ -35,7 +35,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable
 from math import inf, nextafter
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..game import Game
 from ..values import HEURISTIC_LIMIT, PROVEN, WIN, Value, checked_heuristic
@@ -51,6 +51,9 @@ from .table import (
     TranspositionTable,
     proven_bound,
 )
+
+if TYPE_CHECKING:
+    from ..limits import StopSignal
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
@@ -69,7 +72,8 @@ table look-ups; ``cuts``: nodes the depth limit cut; ``guesses``: heuristic esti
 
 
 class SearchStopped(Exception):  # noqa: N818 -- a signal that a budget ran out, not an error
-    """Raised inside a search when its node or time budget runs out.
+    """Raised inside a search when its node or time budget runs out, or its stop signal is
+    set.
 
     Nothing is half-written when it propagates: the table is only written when a node's
     search has finished, so the table stays consistent and the engine reusable.
@@ -78,7 +82,7 @@ class SearchStopped(Exception):  # noqa: N818 -- a signal that a budget ran out,
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-        """``"nodes"`` or ``"time"``: which budget ran out."""
+        """``"nodes"`` or ``"time"``: which budget ran out; ``"stop"``: the stop signal."""
 
 
 def estimate_of(game: Game[Any, Any], state: Any) -> Value:
@@ -102,7 +106,7 @@ class Searcher(Generic[S, M]):
     negamax: Negamax
     counters: Callable[[], tuple[int, ...]]
     tally: Callable[[], tuple[int, int, int, int, int]]
-    limit: Callable[[int | None, float | None], None]
+    limit: Callable[[int | None, float | None, StopSignal | None], None]
     reset: Callable[[int, bool], None]
 
     def __init__(  # noqa: PLR0915 -- one closure, so that the inner loop's names are local
@@ -135,6 +139,7 @@ class Searcher(Generic[S, M]):
         next_check = CHECK_EVERY
         node_limit: int | None = None
         deadline: float | None = None
+        stop: StopSignal | None = None
 
         def check() -> None:
             """Called every :data:`CHECK_EVERY` nodes and at the node limit: stop if due."""
@@ -145,14 +150,19 @@ class Searcher(Generic[S, M]):
             if deadline is not None and time.perf_counter() >= deadline:
                 nodes -= 1
                 raise SearchStopped("time")
+            if stop is not None and stop.is_set():
+                nodes -= 1
+                raise SearchStopped("stop")
             next_check = nodes + CHECK_EVERY
             if node_limit is not None and next_check > node_limit + 1:
                 next_check = node_limit + 1
 
-        def limit(max_nodes: int | None, until: float | None) -> None:
-            """Stop after ``max_nodes`` nodes in all, or at ``until`` (``time.perf_counter``)."""
-            nonlocal node_limit, deadline, next_check
-            node_limit, deadline = max_nodes, until
+        def limit(max_nodes: int | None, until: float | None,
+                  signal: StopSignal | None) -> None:
+            """Stop after ``max_nodes`` nodes in all, at ``until`` (``time.perf_counter``), or
+            once ``signal`` is set."""
+            nonlocal node_limit, deadline, next_check, stop
+            node_limit, deadline, stop = max_nodes, until, signal
             next_check = nodes + 1
 
         def estimate(state: Any, player: int) -> Value:
@@ -397,12 +407,12 @@ class Searcher(Generic[S, M]):
             is an exact solve (its probes then take every complete entry)."""
             nonlocal nodes, leaves, evaluations, cutoffs, first_cutoffs, hits, stores, kept
             nonlocal researches, cuts, guesses, deepest, horizons, generation, node_limit
-            nonlocal deadline, next_check, solving
+            nonlocal deadline, next_check, solving, stop
             nodes = leaves = evaluations = cutoffs = first_cutoffs = 0
             hits = stores = kept = researches = cuts = guesses = deepest = horizons = 0
             generation = new_generation
             solving = exact_solve
-            node_limit = deadline = None
+            node_limit = deadline = stop = None
             next_check = CHECK_EVERY
 
         def count_root() -> None:

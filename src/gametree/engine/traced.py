@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Hashable, Sequence
 from math import inf, nextafter
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..game import Game
 from ..trace import Role, Tracer, leaf_kind
@@ -37,6 +37,9 @@ from .table import (
     to_table,
 )
 
+if TYPE_CHECKING:
+    from ..limits import StopSignal
+
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
 
@@ -57,6 +60,7 @@ class TracedSearcher(Generic[S, M]):
         self.count: dict[str, int] = dict.fromkeys(COUNTERS, 0)
         self.node_limit: int | None = None
         self.deadline: float | None = None
+        self.stop: StopSignal | None = None
         self.solving = False
         """True for an exact solve (its probes take every complete entry: table.answers)."""
 
@@ -71,9 +75,11 @@ class TracedSearcher(Generic[S, M]):
         count = self.count
         return count["nodes"], count["hits"], count["cuts"], count["guesses"], count["deepest"]
 
-    def limit(self, max_nodes: int | None, until: float | None) -> None:
-        """Stop after ``max_nodes`` nodes in all, or at ``until`` (``time.perf_counter``)."""
-        self.node_limit, self.deadline = max_nodes, until
+    def limit(self, max_nodes: int | None, until: float | None,
+              stop: StopSignal | None) -> None:
+        """Stop after ``max_nodes`` nodes in all, at ``until`` (``time.perf_counter``), or once
+        ``stop`` is set."""
+        self.node_limit, self.deadline, self.stop = max_nodes, until, stop
 
     def count_root(self) -> None:
         """Count the root as a visited node."""
@@ -235,6 +241,9 @@ class TracedSearcher(Generic[S, M]):
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             count["nodes"] -= 1
             raise SearchStopped("time")
+        if self.stop is not None and self.stop.is_set():
+            count["nodes"] -= 1
+            raise SearchStopped("stop")
 
     def finished(self, state: S, ply: int, role: Role, player: int, utility: Value) -> Value:
         """The value of a finished game for ``player``."""
