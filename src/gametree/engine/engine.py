@@ -57,7 +57,7 @@ from .chance import ChancePruning, deepen_chance, run_chance
 from .line import principal_variation
 from .ordering import MoveOrder
 from .root import RootSearch
-from .search import Searcher, SearchStopped, estimate_of
+from .search import Searcher, SearchStopped, check_interval, estimate_of
 from .table import (
     COMPLETE,
     EXACT,
@@ -435,7 +435,11 @@ class Engine(Generic[S, M]):
         for depth in self._depths(run, target):
             if run.iterations:
                 if run.iterations == 1:  # the first iteration always ends: it gives a move
-                    searcher.limit(limits.nodes, run.deadline, run.signal)
+                    # Checked often enough for the game's speed (slow nodes: more often).
+                    first = run.last
+                    assert first is not None
+                    searcher.limit(limits.nodes, run.deadline, run.signal,
+                                   check_interval(first.nodes, first.seconds))
                 before = tally()
             try:
                 self._search_root(run, depth)

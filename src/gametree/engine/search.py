@@ -59,7 +59,23 @@ S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
 
 CHECK_EVERY = 1024
-"""Nodes between two looks at the clock (about a millisecond of search or less)."""
+"""Nodes between two looks at the clock (about a millisecond of search or less in a game with
+cheap moves); the engine checks more often in a game whose nodes are slow
+(:func:`check_interval`)."""
+
+CHECK_SECONDS = 0.002
+"""The longest stretch of search between two looks at the clock and the stop signal, in a
+game whose nodes are slow (a chess position through python-chess costs tens of
+microseconds: 1024 of them would let a search overrun its deadline by tens of
+milliseconds)."""
+
+
+def check_interval(nodes: int, seconds: float) -> int:
+    """Nodes between two checks of the budgets for a search that visited ``nodes`` in
+    ``seconds``: about :data:`CHECK_SECONDS` worth, at most :data:`CHECK_EVERY`."""
+    if seconds <= 0:
+        return CHECK_EVERY
+    return max(1, min(CHECK_EVERY, int(nodes / seconds * CHECK_SECONDS)))
 
 Negamax = Callable[[Any, int, int, int, Value, Value], Value]
 """The signature of the search function: ``(state, player, ply, depth, alpha, beta)``."""
@@ -106,7 +122,7 @@ class Searcher(Generic[S, M]):
     negamax: Negamax
     counters: Callable[[], tuple[int, ...]]
     tally: Callable[[], tuple[int, int, int, int, int]]
-    limit: Callable[[int | None, float | None, StopSignal | None], None]
+    limit: Callable[[int | None, float | None, StopSignal | None, int], None]
     reset: Callable[[int, bool], None]
 
     def __init__(  # noqa: PLR0915 -- one closure, so that the inner loop's names are local
@@ -140,9 +156,10 @@ class Searcher(Generic[S, M]):
         node_limit: int | None = None
         deadline: float | None = None
         stop: StopSignal | None = None
+        every = CHECK_EVERY
 
         def check() -> None:
-            """Called every :data:`CHECK_EVERY` nodes and at the node limit: stop if due."""
+            """Called every ``every`` nodes and at the node limit: stop if due."""
             nonlocal next_check, nodes
             if node_limit is not None and nodes > node_limit:
                 nodes -= 1  # this node will not be searched
@@ -153,16 +170,16 @@ class Searcher(Generic[S, M]):
             if stop is not None and stop.is_set():
                 nodes -= 1
                 raise SearchStopped("stop")
-            next_check = nodes + CHECK_EVERY
+            next_check = nodes + every
             if node_limit is not None and next_check > node_limit + 1:
                 next_check = node_limit + 1
 
-        def limit(max_nodes: int | None, until: float | None,
-                  signal: StopSignal | None) -> None:
+        def limit(max_nodes: int | None, until: float | None, signal: StopSignal | None,
+                  interval: int) -> None:
             """Stop after ``max_nodes`` nodes in all, at ``until`` (``time.perf_counter``), or
-            once ``signal`` is set."""
-            nonlocal node_limit, deadline, next_check, stop
-            node_limit, deadline, stop = max_nodes, until, signal
+            once ``signal`` is set, looking every ``interval`` nodes (:func:`check_interval`)."""
+            nonlocal node_limit, deadline, next_check, stop, every
+            node_limit, deadline, stop, every = max_nodes, until, signal, interval
             next_check = nodes + 1
 
         def estimate(state: Any, player: int) -> Value:
@@ -407,13 +424,13 @@ class Searcher(Generic[S, M]):
             is an exact solve (its probes then take every complete entry)."""
             nonlocal nodes, leaves, evaluations, cutoffs, first_cutoffs, hits, stores, kept
             nonlocal researches, cuts, guesses, deepest, horizons, generation, node_limit
-            nonlocal deadline, next_check, solving, stop
+            nonlocal deadline, next_check, solving, stop, every
             nodes = leaves = evaluations = cutoffs = first_cutoffs = 0
             hits = stores = kept = researches = cuts = guesses = deepest = horizons = 0
             generation = new_generation
             solving = exact_solve
             node_limit = deadline = stop = None
-            next_check = CHECK_EVERY
+            next_check = every = CHECK_EVERY
 
         def count_root() -> None:
             """Count the root itself as a visited node (the root loop lives in the engine)."""

@@ -75,10 +75,10 @@ class TracedSearcher(Generic[S, M]):
         count = self.count
         return count["nodes"], count["hits"], count["cuts"], count["guesses"], count["deepest"]
 
-    def limit(self, max_nodes: int | None, until: float | None,
-              stop: StopSignal | None) -> None:
+    def limit(self, max_nodes: int | None, until: float | None, stop: StopSignal | None,
+              interval: int) -> None:
         """Stop after ``max_nodes`` nodes in all, at ``until`` (``time.perf_counter``), or once
-        ``stop`` is set."""
+        ``stop`` is set (checked at every node: ``interval`` is for the fast searcher)."""
         self.node_limit, self.deadline, self.stop = max_nodes, until, stop
 
     def count_root(self) -> None:
