@@ -71,6 +71,8 @@ LAYERS: dict[str, int] = {
     "gametree.web": FRONT_END,
     "gametree.play": FRONT_END,
     "gametree.builder": FRONT_END,
+    # The UCI engine: chess on standard input and output, over the search service.
+    "gametree.uci": FRONT_END,
 }
 """Each package or module of gametree and its layer (the longest matching name counts)."""
 
@@ -79,8 +81,8 @@ FACADES = {"gametree", "gametree.__main__"}
 
 FRONT_ENDS_ALLOWED: dict[str, set[str]] = {
     # The command line starts the others: `serve` the web app, `play` the terminal player,
-    # `db build` the builder.
-    "gametree.cli": {"gametree.web", "gametree.play", "gametree.builder"},
+    # `db build` the builder, `uci` the UCI engine.
+    "gametree.cli": {"gametree.web", "gametree.play", "gametree.builder", "gametree.uci"},
 }
 """The only imports from one front-end into another."""
 

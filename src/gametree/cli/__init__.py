@@ -39,6 +39,7 @@ from . import (
     replaying,
     searching,
     serving,
+    uci,
 )
 from .parser import CliParser
 from .position import with_record_game
@@ -68,6 +69,7 @@ def build_parser() -> CliParser:
     serving.add_command(subparsers)
     database.add_commands(subparsers)
     new.add_command(subparsers)
+    uci.add_command(subparsers)
     return parser
 
 

@@ -1,0 +1,351 @@
+"""The UCI engine: reads commands line by line, searches in a thread of its own, writes
+``info`` and ``bestmove`` lines.
+
+The input loop never waits for a search: ``go`` starts one in a thread and returns, so
+``isready`` is answered at once and ``stop`` reaches the search while it runs (through a
+:class:`threading.Event`, the engine's stop signal: :class:`gametree.limits.StopSignal`).
+Each ``go`` gets exactly one ``bestmove``: its thread writes it last, whatever happened — a
+search that failed says why in an ``info string`` and the move is then the first legal one.
+``go infinite`` and ``go ponder`` hold the ``bestmove`` back until ``stop`` (or
+``ponderhit``), as UCI asks, even when the search has ended by itself (a proven mate).
+
+A GUI sends ``go``, ``setoption`` and ``ucinewgame`` only when no search runs; if one does
+all the same (a script piping commands in), the command waits for that search's ``bestmove``
+— or, for ``go infinite`` or ``go ponder``, which would wait for ever, stops it first — then
+takes effect. ``position`` does not wait: a search has its own copy of the position.
+
+Malformed or unknown input never ends the engine: an unknown word before a command is
+skipped (``joho isready`` is ``isready``, as the protocol says), a line with no command at
+all and a command that cannot be followed get an ``info string`` saying why.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any, Generic, TextIO, TypeVar
+
+import chess
+
+from ..engine.table import BYTES_PER_ENTRY
+from ..game import Game
+from ..levels import PERFECT, level, pick
+from ..options import EngineTuning, SearchOptions
+from ..result import Iteration
+from ..service import SearchSession
+from ..values import plies_to_result
+from .clock import think_time
+from .commands import Go, UciError, parse_go, parse_position, parse_setoption
+from .options import OPTIONS, Settings, find_option, with_option
+
+S = TypeVar("S", bound=Hashable)
+M = TypeVar("M", bound=Hashable)
+
+NAME = "gametree"
+"""The engine's name in ``id name``."""
+
+AUTHOR = "the gametree authors"
+"""The engine's author in ``id author``."""
+
+COMMANDS = frozenset({"uci", "debug", "isready", "setoption", "register", "ucinewgame",
+                      "position", "go", "stop", "ponderhit", "quit"})
+"""The commands of the UCI protocol (engine side)."""
+
+
+@dataclass(frozen=True)
+class ChessBridge(Generic[S, M]):
+    """What the UCI engine needs of a chess game: the game, its state for a python-chess
+    board, and a move in UCI notation."""
+
+    game: Game[S, M]
+    """The rules the search follows."""
+    state_of: Callable[[chess.Board], S]
+    """The game's state for a board (its position and what the rules need of its history)."""
+    uci_of: Callable[[S, M], str]
+    """A move of a state in UCI notation (``e2e4``, ``e7e8q``)."""
+
+
+def score_text(report: Iteration[Any]) -> str:
+    """The ``score`` of an ``info`` line: ``cp N`` (centipawns, from the side to move), or
+    ``mate N`` for a proven mate (``N`` in moves, negative when the side to move is mated),
+    with ``lowerbound`` for an unfinished iteration that found a better move."""
+    plies = plies_to_result(report.value)
+    if plies is not None:
+        text = f"mate {(plies + 1) // 2}" if report.value > 0 else f"mate -{plies // 2}"
+    else:
+        text = f"cp {round(report.value)}"
+    return f"{text} lowerbound" if report.bound == "lower" else text
+
+
+class UciEngine(Generic[S, M]):
+    """A UCI engine over ``bridge``'s chess game, writing to ``output``.
+
+    :meth:`run` reads commands until ``quit`` or the end of the input; :meth:`handle` takes
+    one line (tests drive it directly). Writing is thread-safe: the search thread and the input
+    loop share ``output`` under a lock, one whole line at a time.
+    """
+
+    def __init__(self, bridge: ChessBridge[S, M], output: TextIO, *,
+                 name: str = NAME, author: str = AUTHOR) -> None:
+        self.bridge = bridge
+        self.output = output
+        self.name = name
+        self.author = author
+        self.settings = Settings()
+        self.board = chess.Board()
+        """The position the next ``go`` searches."""
+        self.debug = False
+        self._session: SearchSession[S, M] | None = None
+        self._write_lock = threading.Lock()
+        self._search: _Search | None = None
+        self._gone = False
+        """True once the output cannot be written (the GUI went away)."""
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    def run(self, lines: TextIO) -> None:
+        """Answer the commands of ``lines`` until ``quit`` or its end (a GUI that closes the
+        pipe), then end any search."""
+        try:
+            while not self._gone:
+                line = lines.readline()
+                if not line or not self.handle(line):
+                    break
+        finally:
+            self._finish_search()
+            if self._session is not None:
+                self._session.close()
+
+    def handle(self, line: str) -> bool:
+        """Answer one command line; ``False`` after ``quit``."""
+        words = line.split()
+        while words and words[0] not in COMMANDS:
+            words.pop(0)  # UCI: skip unknown words and read the rest as a command
+        if not words:
+            if line.strip():
+                self.say(f"unknown command: {line.strip()}")
+            return True
+        command, arguments = words[0], words[1:]
+        try:
+            return self._dispatch(command, arguments)
+        except UciError as error:
+            self.say(str(error))
+            return True
+
+    def _dispatch(self, command: str, arguments: list[str]) -> bool:
+        if command == "quit":
+            return False
+        handler: Callable[[list[str]], None] = getattr(self, f"_{command}")
+        handler(arguments)
+        return True
+
+    # -- the commands ------------------------------------------------------------------------
+
+    def _uci(self, arguments: list[str]) -> None:
+        self.send(f"id name {self.name}")
+        self.send(f"id author {self.author}")
+        for option in OPTIONS:
+            self.send(option.announcement())
+        self.send("uciok")
+
+    def _debug(self, arguments: list[str]) -> None:
+        self.debug = arguments[:1] != ["off"]
+
+    def _isready(self, arguments: list[str]) -> None:
+        self.send("readyok")
+
+    def _register(self, arguments: list[str]) -> None:
+        pass  # nothing to register
+
+    def _setoption(self, arguments: list[str]) -> None:
+        name, value = parse_setoption(arguments)
+        option = find_option(name)
+        self._finish_search(stop=False)
+        if option.kind == "button":  # Clear Hash
+            if self._session is not None:
+                self._session.clear()
+            return
+        settings = with_option(self.settings, option, value)
+        if settings.hash_mib != self.settings.hash_mib and self._session is not None:
+            self._session.close()
+            self._session = None  # a table of the new size at the next search
+        self.settings = settings
+
+    def _ucinewgame(self, arguments: list[str]) -> None:
+        self._finish_search(stop=False)
+        if self._session is not None:
+            self._session.clear()
+        self.board = chess.Board()
+
+    def _position(self, arguments: list[str]) -> None:
+        command = parse_position(arguments)
+        try:
+            board = chess.Board() if command.fen is None else chess.Board(command.fen)
+        except ValueError as error:
+            raise UciError(f"position refused: not a FEN ({error}); the position stays "
+                           f"{self.board.fen()}") from None
+        if not board.is_valid():
+            raise UciError(f"position refused: {command.fen} is not a legal position "
+                           f"({board.status()!r}); the position stays {self.board.fen()}")
+        for number, text in enumerate(command.moves, 1):
+            try:
+                board.push_uci(text)
+            except ValueError:
+                raise UciError(f"position refused: move {number}, {text!r}, is not legal "
+                               f"in {board.fen()}; the position stays "
+                               f"{self.board.fen()}") from None
+        self.board = board
+
+    def _go(self, arguments: list[str]) -> None:
+        go = parse_go(arguments)
+        if go.ignored:
+            self.say(f"go: ignored {' '.join(go.ignored)}")
+        if go.searchmoves:
+            self.say("go: searchmoves is not supported; searching every move")
+        self._finish_search(stop=False)
+        search = _Search(self.board.copy(), go, threading.Event())
+        thread = threading.Thread(target=self._think, args=(search,), name="uci-search",
+                                  daemon=True)
+        search.thread = thread
+        self._search = search
+        thread.start()
+
+    def _stop(self, arguments: list[str]) -> None:
+        self._finish_search()
+
+    def _ponderhit(self, arguments: list[str]) -> None:
+        # The pondering search has had the opponent's whole thinking time: its move now.
+        self._finish_search()
+
+    # -- searching ---------------------------------------------------------------------------
+
+    def _finish_search(self, *, stop: bool = True) -> None:
+        """Wait for the running search's ``bestmove``, if a search runs; ``stop`` stops it
+        first (as does a search that would otherwise wait for ``stop``)."""
+        search, self._search = self._search, None
+        if search is not None:
+            if stop or search.go.waits_for_stop:
+                search.stop.set()
+            assert search.thread is not None
+            search.thread.join()
+
+    def session(self) -> SearchSession[S, M]:
+        """The search session (its table kept from move to move), made at first use."""
+        if self._session is None:
+            entries = max(1, self.settings.hash_mib * 2**20 // BYTES_PER_ENTRY)
+            self._session = SearchSession(self.bridge.game, SearchOptions(
+                tuning=EngineTuning(table=entries), book=False))
+        return self._session
+
+    def _think(self, search: _Search) -> None:
+        """The search thread: ``info`` per completed iteration, then the one ``bestmove``."""
+        board, go, stop = search.board, search.go, search.stop
+        best: Iteration[M] | None = None
+        state: S | None = None
+        try:
+            state = self.bridge.state_of(board)
+            for report in self._reports(state, board, go, stop):
+                if report.best_move is not None:
+                    best = report
+                    self.send(self._info(state, report))
+        except Exception as error:  # whatever failed, the GUI must still get its bestmove
+            self.say(f"search failed: {type(error).__name__}: {error}")
+        if go.waits_for_stop:
+            stop.wait()
+        self.send(self._bestmove(board, state, best))
+
+    def _reports(self, state: S, board: chess.Board, go: Go,
+                 stop: threading.Event) -> Iterator[Iteration[M]]:
+        """The search's reports, within the limits of ``go`` and the options; at a level
+        below 10, the last report's move is the level's choice among the root moves."""
+        depth = go.depth
+        if go.mate is not None:
+            depth = 2 * go.mate - 1 if depth is None else min(depth, 2 * go.mate - 1)
+        if self.settings.depth:
+            depth = self.settings.depth if depth is None else min(depth, self.settings.depth)
+        chosen = level(self.settings.level)
+        if chosen.number != PERFECT and chosen.depth is not None:
+            depth = chosen.depth if depth is None else min(depth, chosen.depth)
+        seconds = think_time(go, board.turn == chess.WHITE, self.settings.overhead_ms)
+        reports = self.session().iterate(
+            state, stop=stop, depth=depth, time=seconds, nodes=go.nodes,
+            exact_root=chosen.number != PERFECT)
+        if chosen.number == PERFECT:
+            yield from reports
+            return
+        last: Iteration[M] | None = None
+        for report in reports:
+            if report.finished:
+                last = report
+            yield report
+        if last is not None and last.best_move is not None and last.moves:
+            move = pick(chosen, last.moves, last.best_move, state, None)[0]
+            if move != last.best_move:
+                yield replace(last, best_move=move, pv=(move,))
+
+    def _info(self, state: S, report: Iteration[M]) -> str:
+        pv = " ".join(self._line(state, report.pv))
+        milliseconds = round(report.seconds * 1000)
+        return (f"info depth {report.depth} score {score_text(report)} nodes {report.nodes} "
+                f"nps {round(report.nodes_per_second)} time {milliseconds} pv {pv}")
+
+    def _line(self, state: S, moves: tuple[M, ...]) -> list[str]:
+        """The moves of a line in UCI notation."""
+        texts = []
+        for move in moves:
+            texts.append(self.bridge.uci_of(state, move))
+            state = self.bridge.game.play(state, move)
+        return texts
+
+    def _bestmove(self, board: chess.Board, state: S | None,
+                  best: Iteration[M] | None) -> str:
+        """The ``bestmove`` line: the search's move with the reply it expects (``ponder``)
+        when its line has one; the first legal move if the search found none (it failed, or
+        the rules ended the game where python-chess still has moves); ``(none)`` when there is
+        no legal move."""
+        legal = list(board.legal_moves)
+        if best is None or state is None or best.best_move is None:
+            return f"bestmove {legal[0].uci()}" if legal else "bestmove (none)"
+        line = self._line(state, best.pv[:2])
+        board = board.copy()
+        board.push_uci(line[0])
+        if len(line) > 1 and chess.Move.from_uci(line[1]) in board.legal_moves:
+            return f"bestmove {line[0]} ponder {line[1]}"
+        return f"bestmove {line[0]}"
+
+    # -- output ------------------------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        """An ``info string`` line (one line: a message's line breaks become spaces)."""
+        self.send(f"info string {' '.join(text.split())}")
+
+    def send(self, line: str) -> None:
+        """Write one line and flush it; a closed output ends the engine quietly."""
+        with self._write_lock:
+            if self._gone:
+                return
+            try:
+                self.output.write(line + "\n")
+                self.output.flush()
+            except (OSError, ValueError):  # the GUI went away (a broken pipe, a closed file)
+                self._gone = True
+
+
+@dataclass
+class _Search:
+    """One ``go``: its position, limits, stop signal and thread."""
+
+    board: chess.Board
+    go: Go
+    stop: threading.Event
+    thread: threading.Thread | None = None
+
+
+def run_uci(bridge: ChessBridge[Any, Any], lines: TextIO, output: TextIO) -> None:
+    """Be a UCI engine on ``lines`` and ``output`` (standard input and output) until ``quit``
+    or the end of the input."""
+    UciEngine(bridge, output).run(lines)
+
+
+__all__ = ["AUTHOR", "COMMANDS", "NAME", "ChessBridge", "UciEngine", "run_uci", "score_text"]
