@@ -105,15 +105,24 @@ class UciEngine(Generic[S, M]):
     # -- the loop ----------------------------------------------------------------------------
 
     def run(self, lines: TextIO) -> None:
-        """Answer the commands of ``lines`` until ``quit`` or its end (a GUI that closes the
-        pipe), then end any search."""
+        """Answer the commands of ``lines`` until ``quit`` or their end. ``quit`` stops a
+        running search; at the end of the input (commands piped in by a script) a search
+        with limits is finished first, as if the input went on, and one that waits for
+        ``stop`` is stopped (nobody is left to send it)."""
+        quitting = False
         try:
             while not self._gone:
                 line = lines.readline()
-                if not line or not self.handle(line):
+                if not line:
                     break
+                if not self.handle(line):
+                    quitting = True
+                    break
+        except BaseException:
+            quitting = True  # Ctrl-C: end now
+            raise
         finally:
-            self._finish_search()
+            self._finish_search(stop=quitting)
             if self._session is not None:
                 self._session.close()
 
@@ -330,6 +339,9 @@ class UciEngine(Generic[S, M]):
                 self.output.flush()
             except (OSError, ValueError):  # the GUI went away (a broken pipe, a closed file)
                 self._gone = True
+                search = self._search
+                if search is not None:  # nobody reads its answer: stop it
+                    search.stop.set()
 
 
 @dataclass
