@@ -277,6 +277,10 @@ class UciEngine(Generic[S, M]):
         if chosen.number != PERFECT and chosen.depth is not None:
             depth = chosen.depth if depth is None else min(depth, chosen.depth)
         seconds = think_time(go, board.turn == chess.WHITE, self.settings.overhead_ms)
+        if self.debug:
+            self.say(f"limits: depth {depth}, nodes {go.nodes}, time "
+                     f"{'none' if seconds is None else f'{seconds:.3f} s'}, level "
+                     f"{chosen.number}")
         reports = self.session().iterate(
             state, stop=stop, depth=depth, time=seconds, nodes=go.nodes,
             exact_root=chosen.number != PERFECT)
