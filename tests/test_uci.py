@@ -220,6 +220,24 @@ def test_isready_during_a_search_and_one_bestmove_per_go(uci: Uci) -> None:
 
 
 @pytest.mark.slow
+def test_a_ponder_search_answers_only_after_ponderhit(uci: Uci) -> None:
+    uci.send("setoption name Ponder value true",
+             "position startpos moves e2e4 e7e5", "go ponder wtime 600000 btime 600000")
+    uci.until(lambda line: line.startswith("info depth 2"))
+    uci.send("isready")
+    assert not any(bestmove(line) for line in uci.until(lambda line: line == "readyok"))
+    uci.send("ponderhit")  # now a normal search with its share of ten minutes
+    uci.send("stop")  # ... which the GUI may still stop
+    answer = uci.until(bestmove)[-1].split()
+    board = chess.Board()
+    board.push_uci("e2e4")
+    board.push_uci("e7e5")
+    assert chess.Move.from_uci(answer[1]) in board.legal_moves
+    rest, _error = uci.finish()
+    assert not any(bestmove(line) for line in rest)
+
+
+@pytest.mark.slow
 def test_a_finished_game_answers_bestmove_none(uci: Uci) -> None:
     uci.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "go depth 3")  # black is mated
     assert uci.until(bestmove)[-1] == "bestmove (none)"

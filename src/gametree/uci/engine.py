@@ -7,7 +7,9 @@ The input loop never waits for a search: ``go`` starts one in a thread and retur
 Each ``go`` gets exactly one ``bestmove``: its thread writes it last, whatever happened — a
 search that failed says why in an ``info string`` and the move is then the first legal one.
 ``go infinite`` and ``go ponder`` hold the ``bestmove`` back until ``stop`` (or
-``ponderhit``), as UCI asks, even when the search has ended by itself (a proven mate).
+``ponderhit``), as UCI asks, even when the search has ended by itself (a proven mate). After
+``ponderhit`` a ponder search goes on as a normal search of its position would, its time
+counted from the ``ponderhit``.
 
 A GUI sends ``go``, ``setoption`` and ``ucinewgame`` only when no search runs; if one does
 all the same (a script piping commands in), the command waits for that search's ``bestmove``
@@ -213,7 +215,9 @@ class UciEngine(Generic[S, M]):
         if go.searchmoves:
             self.say("go: searchmoves is not supported; searching every move")
         self._finish_search(stop=False)
-        search = _Search(self.board.copy(), go, threading.Event())
+        search = _Search(self.board.copy(), go, threading.Event(), threading.Event())
+        if not go.waits_for_stop:
+            search.released.set()
         thread = threading.Thread(target=self._think, args=(search,), name="uci-search",
                                   daemon=True)
         search.thread = thread
@@ -224,8 +228,21 @@ class UciEngine(Generic[S, M]):
         self._finish_search()
 
     def _ponderhit(self, arguments: list[str]) -> None:
-        # The pondering search has had the opponent's whole thinking time: its move now.
-        self._finish_search()
+        """The move pondered on was played: the search goes on as a normal one from now —
+        for its share of the clock (a timer sets its stop signal), or to its depth or node
+        limit — and then answers."""
+        search = self._search
+        if search is None or not search.go.ponder or search.released.is_set():
+            return  # no ponder search to turn into a normal one: nothing to do
+        go = replace(search.go, ponder=False)
+        seconds = think_time(go, search.board.turn == chess.WHITE, self.settings.overhead_ms)
+        if seconds is not None:
+            search.timer = threading.Timer(seconds, search.stop.set)
+            search.timer.daemon = True
+            search.timer.start()
+        elif go.depth is None and go.nodes is None and go.mate is None and not go.infinite:
+            search.stop.set()  # no limit at all: it has pondered long enough
+        search.released.set()
 
     # -- searching ---------------------------------------------------------------------------
 
@@ -234,10 +251,13 @@ class UciEngine(Generic[S, M]):
         first (as does a search that would otherwise wait for ``stop``)."""
         search, self._search = self._search, None
         if search is not None:
-            if stop or search.go.waits_for_stop:
+            if stop or not search.released.is_set():
                 search.stop.set()
+                search.released.set()
             assert search.thread is not None
             search.thread.join()
+            if search.timer is not None:
+                search.timer.cancel()
 
     def session(self) -> SearchSession[S, M]:
         """The search session (its table kept from move to move), made at first use."""
@@ -260,8 +280,7 @@ class UciEngine(Generic[S, M]):
                     self.send(self._info(state, report))
         except Exception as error:  # whatever failed, the GUI must still get its bestmove
             self.say(f"search failed: {type(error).__name__}: {error}")
-        if go.waits_for_stop:
-            stop.wait()
+        search.released.wait()  # go infinite, go ponder: until stop or ponderhit
         self.send(self._bestmove(board, state, best))
 
     def _reports(self, state: S, board: chess.Board, go: Go,
@@ -355,7 +374,13 @@ class _Search:
     board: chess.Board
     go: Go
     stop: threading.Event
+    """Set to end the search (``stop``, ``quit``, the time of a ponder search that hit)."""
+    released: threading.Event
+    """Set when ``bestmove`` may be written once the search ends: at once, except for
+    ``go infinite`` and ``go ponder`` (then by ``stop`` or ``ponderhit``)."""
     thread: threading.Thread | None = None
+    timer: threading.Timer | None = None
+    """The clock of a ponder search after ``ponderhit``."""
 
 
 def run_uci(bridge: ChessBridge[Any, Any], lines: TextIO, output: TextIO) -> None:

@@ -9,6 +9,8 @@ Depth           spin   0       the most plies any search looks ahead (0: no limi
 Level           spin   10      1 (a beginner) .. 10 (full strength): ``gametree.levels``
 Move Overhead   spin   100     milliseconds kept back from each move's time for the process
                                and the pipe (:mod:`gametree.uci.clock`)
+Ponder          check  false   the GUI may send ``go ponder`` (the engine follows the GUI: it
+                               ponders when told to, and ``bestmove`` names the move to ponder)
 =============== ====== ======= ================================================================
 
 ``Threads`` is not offered: the Python tier's engine searches on one thread.
@@ -17,7 +19,7 @@ Move Overhead   spin   100     milliseconds kept back from each move's time for 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 from ..levels import HIGHEST, LOWEST
 from .clock import DEFAULT_OVERHEAD_MS
@@ -45,6 +47,8 @@ class UciOption:
         """The ``option name ... type ...`` line sent after ``uci``."""
         if self.kind == "button":
             return f"option name {self.name} type button"
+        if self.kind == "check":
+            return f"option name {self.name} type check default {str(bool(self.default)).lower()}"
         return (f"option name {self.name} type spin default {self.default} "
                 f"min {self.minimum} max {self.maximum}")
 
@@ -55,6 +59,7 @@ OPTIONS: tuple[UciOption, ...] = (
     UciOption("Depth", "spin", "depth", 0, 0, 100),
     UciOption("Level", "spin", "level", HIGHEST, LOWEST, HIGHEST),
     UciOption("Move Overhead", "spin", "overhead_ms", DEFAULT_OVERHEAD_MS, 0, 5000),
+    UciOption("Ponder", "check", "ponder"),
 )
 """Every option, in the order they are announced."""
 
@@ -67,6 +72,7 @@ class Settings:
     depth: int = 0
     level: int = HIGHEST
     overhead_ms: int = DEFAULT_OVERHEAD_MS
+    ponder: bool = False
 
 
 def find_option(name: str) -> UciOption:
@@ -79,9 +85,16 @@ def find_option(name: str) -> UciOption:
 
 
 def with_option(settings: Settings, option: UciOption, value: str | None) -> Settings:
-    """``settings`` with a spin option set to ``value``, checked against its range."""
+    """``settings`` with a spin option set to ``value`` (checked against its range), or a
+    check option to ``true`` or ``false``."""
     if value is None:
         raise UciError(f"setoption name {option.name}: the value is missing")
+    if option.kind == "check":
+        if value.lower() not in ("true", "false"):
+            raise UciError(f"setoption name {option.name}: expected true or false, "
+                           f"got {value!r}")
+        flag: dict[str, Any] = {option.field: value.lower() == "true"}
+        return replace(settings, **flag)
     try:
         number = int(value)
     except ValueError:
@@ -90,7 +103,8 @@ def with_option(settings: Settings, option: UciOption, value: str | None) -> Set
     if not option.minimum <= number <= option.maximum:
         raise UciError(f"setoption name {option.name}: expected {option.minimum} to "
                        f"{option.maximum}, got {number}")
-    return replace(settings, **{option.field: number})
+    spin: dict[str, Any] = {option.field: number}
+    return replace(settings, **spin)
 
 
 __all__ = ["OPTIONS", "Settings", "UciOption", "find_option", "with_option"]
