@@ -93,7 +93,7 @@ def test_help_everywhere(capsys: pytest.CaptureFixture[str], argv: list[str]) ->
     (["solve", "tree", "--leaves", "3 5 x 9"], "'x' is not a number"),
     (["solve", "tree", "--leaves", "3 5 2"], "power of 2"),
     (["solve", "tree", *SEED_003, "--algorithm", "best"], "invalid choice: 'best'"),
-    (["solve", "chess"], "invalid choice: 'chess'"),
+    (["solve", "shogi"], "invalid choice: 'shogi'"),
     (["solve", "tree", *SEED_003, "--depth", "-1"], "expected a number >= 0"),
     (["solve", "tree", *SEED_003, "--depth", "two"], "expected a whole number"),
     (["solve", "tree", *SEED_003, "--labels", "A B"], "expected 7"),

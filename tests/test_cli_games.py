@@ -46,7 +46,7 @@ def test_games_lists_every_game_with_options_and_notation() -> None:
 
 
 @pytest.mark.parametrize(("args", "fragments"), [
-    (("solve", "chess"), ("invalid choice: 'chess'", "tictactoe", "connect4")),
+    (("solve", "shogi"), ("invalid choice: 'shogi'", "tictactoe", "connect4")),
     (("solve", "tictactoe", "--rows", "x"), ("--rows", "expected a whole number")),
     (("solve", "nim", "--rows", "1,x"), ("--rows", "stick counts")),
     (("solve", "connect4", "--width", "12"), ("--width", "from 4 to 9")),

@@ -129,7 +129,7 @@ def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> Non
 
 
 def test_an_unknown_game_lists_the_games() -> None:
-    done = gametree_play("chess")
+    done = gametree_play("shogi")
     assert done.returncode == 2
     assert "tree" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1

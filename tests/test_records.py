@@ -87,7 +87,7 @@ def test_a_missing_key_and_a_file_that_is_no_record_are_named(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(("changes", "message"), [
-    ({"game": "chess"}, "the record's game 'chess' is not known here"),
+    ({"game": "shogi"}, "the record's game 'shogi' is not known here"),
     ({"options": {"rows": "many"}}, "the record's options: tictactoe option rows"),
     ({"moves": ["1,1", "1,1", "0,0", "2,1", "2,2"]},
      "the record's move 2 ('1,1') cannot be played"),

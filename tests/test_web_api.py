@@ -217,7 +217,7 @@ def test_bad_positions_get_400_and_the_command_lines_message(
 
 
 @pytest.mark.parametrize(("body", "status", "detail"), [
-    ({"game": "chess"}, 400, "unknown game 'chess'; games: tictactoe, "),
+    ({"game": "shogi"}, 400, "unknown game 'shogi'; games: tictactoe, "),
     ({"game": "tictactoe", "depth": "x"}, 422, "depth: Input should be a valid integer"),
     ({"game": "tictactoe", "depth": -1}, 422, "depth: Input should be greater than or equal to 0"),
     ({"game": "tictactoe", "time": "0"}, 422, "time: Input should be greater than 0"),
@@ -261,7 +261,7 @@ def test_malformed_json_and_wrong_methods_are_4xx(client: TestClient) -> None:
                        headers={"Content-Type": "application/json"}).status_code in (400, 422)
     assert client.get("/api/solve").status_code == 405
     assert client.get("/api/nothing").status_code == 404
-    assert client.get("/play/chess").status_code == 404
+    assert client.get("/play/shogi").status_code == 404
 
 
 # -- every limit --------------------------------------------------------------------------------
@@ -609,7 +609,7 @@ def test_every_post_endpoint_documents_the_errors_it_sends(client: TestClient) -
     sent: dict[str, dict[int, Any]] = {path: {} for path in POST_ENDPOINTS}
     for path, good in POST_ENDPOINTS.items():
         sent[path][422] = client.post(f"/api/{path}", json={**good, "colour": 1})
-        sent[path][400] = client.post(f"/api/{path}", json={**good, "game": "chess"})
+        sent[path][400] = client.post(f"/api/{path}", json={**good, "game": "shogi"})
         sent[path][413] = client.post(f"/api/{path}", json={**good, "moves": "1 " * 3000})
         sent[path][415] = client.post(f"/api/{path}", content=json.dumps(good),
                                       headers={"Content-Type": "text/plain"})

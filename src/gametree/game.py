@@ -122,6 +122,11 @@ class Game(ABC, Generic[S, M]):
     """True for a game with chance states (where :meth:`to_move` returns :data:`CHANCE`).
     Searches that know no chance refuse such a game with a :class:`ChanceError`."""
 
+    search_time: float | None = None
+    """Seconds a search (:func:`gametree.search`) gets when it is given no depth, time or node
+    budget, for a game whose search to the end would never finish (chess: 10). ``None`` (the
+    default): such a search solves the game to its end."""
+
     @abstractmethod
     def initial_state(self) -> S:
         """The state in which the game starts."""
@@ -206,6 +211,19 @@ class Game(ABC, Generic[S, M]):
         game overrides it; the reference algorithms always use :meth:`moves` order as given.
         """
         return moves
+
+    def noisy_moves(self, state: S) -> Sequence[M]:
+        """Optional: the moves of ``state`` worth playing beyond the depth limit (captures and
+        promotions in chess), most promising first, so that a position is not judged in the
+        middle of an exchange.
+
+        A game that overrides this is searched with a *quiescence search* at the horizon: the
+        engine takes :meth:`evaluate` as what the player to move can at least get ("stand
+        pat") and tries these moves (with their own noisy replies) to see whether one does
+        better. Only the engine calls it, only where the depth limit stops the search; a game
+        without it is searched exactly as before. The default: no noisy moves.
+        """
+        return ()
 
     def key(self, state: S) -> Hashable:
         """A compact hashable identity of ``state`` for transposition tables.

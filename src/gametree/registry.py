@@ -23,6 +23,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "gametree.games.tree",
     "gametree.games.pig",
     "gametree.games.openspiel",
+    "gametree.games.chess",
 )
 """Modules that define a built-in game's ``SPEC``, in the order ``gametree games`` lists them."""
 

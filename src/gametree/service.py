@@ -111,12 +111,25 @@ def search(game: Game[S, M], state: S | None = None, options: SearchOptions | No
     """
     if changes or options is None or options.__class__ is not SearchOptions:
         options = _with_changes(options, changes)
+    if game.search_time is not None:
+        options = _budgeted(game, options)
     root = game.initial_state() if state is None else state
     if database is not None or options.book:
         found = _probe(game, database, root, options, tracer)
         if found is not None:
             return found
     return _plan(game, options, tracer).search(root, None, progress)
+
+
+def _budgeted(game: Game[Any, Any], options: SearchOptions) -> SearchOptions:
+    """``options``, with the game's :attr:`~gametree.Game.search_time` as its time budget
+    when they give no depth, time or node budget (and ask for no weak solve, which takes
+    none): a search of such a game always ends. (:func:`iterate` leaves the clock to its
+    caller.)"""
+    if options.depth is not None or options.time is not None or options.nodes is not None \
+            or options.weak:
+        return options
+    return replace(options, time=game.search_time)
 
 
 def _probe(game: Game[S, M], database: Probe[S, M] | None, root: S, options: SearchOptions,
@@ -265,6 +278,8 @@ class SearchSession(Generic[S, M]):
                **changes: Any) -> SearchResult[M]:
         """Search ``state`` (default: the initial state), as :func:`search` does."""
         options = _with_changes(self.options, changes) if changes else self.options
+        if self.game.search_time is not None:
+            options = _budgeted(self.game, options)
         root = self.game.initial_state() if state is None else state
         self._hold("search")
         try:
