@@ -5,10 +5,11 @@ searches only (depth 1 or 2), so that these stay in the core suite."""
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import chess
 
-from gametree.uci import UciEngine
+from gametree.uci import ChessBridge, UciEngine
 from gametree.uci.bridge import chess_bridge
 
 
@@ -96,3 +97,19 @@ def test_unknown_and_malformed_commands_are_answered_and_skipped() -> None:
         "readyok",
     ]
     assert lines[4].startswith("info string position refused: not a FEN")
+
+
+def test_a_search_that_fails_still_answers_one_legal_bestmove() -> None:
+    # A game whose states cannot be made (a fault in the game, not in the protocol).
+    working = chess_bridge()
+
+    def broken(board: chess.Board) -> Any:
+        raise RuntimeError("no state for you")
+
+    output = io.StringIO()
+    engine = UciEngine(ChessBridge(working.game, broken, working.uci_of), output)
+    engine.run(io.StringIO("go depth 3\nisready\n"))
+    lines = output.getvalue().splitlines()
+    assert lines[0] == "info string search failed: RuntimeError: no state for you"
+    assert sorted(lines[1:]) == sorted([f"bestmove {lines[1].split()[1]}", "readyok"])
+    assert chess.Move.from_uci(moves_of(lines)[0]) in chess.Board().legal_moves

@@ -142,7 +142,9 @@ class UciEngine(Generic[S, M]):
             return self._dispatch(command, arguments)
         except UciError as error:
             self.say(str(error))
-            return True
+        except Exception as error:  # a fault of the engine's own: say it, keep serving
+            self.say(f"{command} failed: {type(error).__name__}: {error}")
+        return True
 
     def _dispatch(self, command: str, arguments: list[str]) -> bool:
         if command == "quit":
