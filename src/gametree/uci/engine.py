@@ -23,8 +23,9 @@ all and a command that cannot be followed get an ``info string`` saying why.
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Generator, Hashable
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TextIO, TypeVar
 
@@ -276,17 +277,19 @@ class UciEngine(Generic[S, M]):
         state: S | None = None
         try:
             state = self.bridge.state_of(board)
-            for report in self._reports(state, board, go, stop):
-                if report.best_move is not None:
-                    best = report
-                    self.send(self._info(state, report))
+            # Closed however the loop ends: the search session is free again at once.
+            with contextlib.closing(self._reports(state, board, go, stop)) as reports:
+                for report in reports:
+                    if report.best_move is not None:
+                        best = report
+                        self.send(self._info(state, report))
         except Exception as error:  # whatever failed, the GUI must still get its bestmove
             self.say(f"search failed: {type(error).__name__}: {error}")
         search.released.wait()  # go infinite, go ponder: until stop or ponderhit
         self.send(self._bestmove(board, state, best))
 
     def _reports(self, state: S, board: chess.Board, go: Go,
-                 stop: threading.Event) -> Iterator[Iteration[M]]:
+                 stop: threading.Event) -> Generator[Iteration[M], None, None]:
         """The search's reports, within the limits of ``go`` and the options; at a level
         below 10, the last report's move is the level's choice among the root moves."""
         depth = go.depth
@@ -309,10 +312,11 @@ class UciEngine(Generic[S, M]):
             yield from reports
             return
         last: Iteration[M] | None = None
-        for report in reports:
-            if report.finished:
-                last = report
-            yield report
+        with contextlib.closing(reports):
+            for report in reports:
+                if report.finished:
+                    last = report
+                yield report
         if last is not None and last.best_move is not None and last.moves:
             move = pick(chosen, last.moves, last.best_move, state, None)[0]
             if move != last.best_move:
