@@ -41,7 +41,7 @@ def test_a_search_reports_each_depth_then_one_legal_bestmove() -> None:
     assert [info[2] for info in infos] == ["1", "2"]
     for info in infos:
         assert info[3:5] == ["score", "cp"]
-        assert {"nodes", "nps", "time", "pv"} <= set(info)
+        assert {"nodes", "nps", "time", "hashfull", "pv"} <= set(info)
     board = chess.Board()
     board.push_uci("e2e4")
     (move,) = moves_of(lines)

@@ -100,6 +100,8 @@ class UciEngine(Generic[S, M]):
         """The position the next ``go`` searches."""
         self.debug = False
         self._session: SearchSession[S, M] | None = None
+        self._table_entries = 1
+        """The capacity of the session's table (for ``hashfull``)."""
         self._write_lock = threading.Lock()
         self._search: _Search | None = None
         self._gone = False
@@ -265,7 +267,8 @@ class UciEngine(Generic[S, M]):
     def session(self) -> SearchSession[S, M]:
         """The search session (its table kept from move to move), made at first use."""
         if self._session is None:
-            entries = max(1, self.settings.hash_mib * 2**20 // BYTES_PER_ENTRY)
+            self._table_entries = entries = \
+                max(1, self.settings.hash_mib * 2**20 // BYTES_PER_ENTRY)
             self._session = SearchSession(self.bridge.game, SearchOptions(
                 tuning=EngineTuning(table=entries), book=False))
         return self._session
@@ -325,8 +328,10 @@ class UciEngine(Generic[S, M]):
     def _info(self, state: S, report: Iteration[M]) -> str:
         pv = " ".join(self._line(state, report.pv))
         milliseconds = round(report.seconds * 1000)
+        full = min(1000, report.table_entries * 1000 // self._table_entries)
         return (f"info depth {report.depth} score {score_text(report)} nodes {report.nodes} "
-                f"nps {round(report.nodes_per_second)} time {milliseconds} pv {pv}")
+                f"nps {round(report.nodes_per_second)} time {milliseconds} hashfull {full} "
+                f"pv {pv}")
 
     def _line(self, state: S, moves: tuple[M, ...]) -> list[str]:
         """The moves of a line in UCI notation."""
