@@ -235,10 +235,3 @@ def test_a_ponder_search_answers_only_after_ponderhit(uci: Uci) -> None:
     assert chess.Move.from_uci(answer[1]) in board.legal_moves
     rest, _error = uci.finish()
     assert not any(bestmove(line) for line in rest)
-
-
-@pytest.mark.slow
-def test_a_finished_game_answers_bestmove_none(uci: Uci) -> None:
-    uci.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "go depth 3")  # black is mated
-    assert uci.until(bestmove)[-1] == "bestmove (none)"
-    uci.finish()
