@@ -230,7 +230,7 @@ def test_without_python_chess_the_game_says_what_to_install(
 class PlainChess(ChessGame):
     """Chess without noisy moves: a position at the depth limit is its evaluation."""
 
-    noisy_moves = Game.noisy_moves  # type: ignore[assignment]
+    noisy_moves = Game.noisy_moves
 
 
 def test_the_quiescence_search_sees_the_recapture_at_the_horizon() -> None:
@@ -238,6 +238,7 @@ def test_the_quiescence_search_sees_the_recapture_at_the_horizon() -> None:
     plain, quiet = PlainChess(fen), ChessGame(fen)
     greedy = search(plain, depth=1)
     careful = search(quiet, depth=1)
+    assert greedy.best_move is not None and careful.best_move is not None
     assert plain.format_move(plain.initial_state(), greedy.best_move) == "Qxd5"
     assert quiet.format_move(quiet.initial_state(), careful.best_move) != "Qxd5"
     assert careful.value < greedy.value  # the greedy value was an illusion
