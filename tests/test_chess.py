@@ -11,7 +11,7 @@ import chess.polyglot
 import pytest
 
 from gametree import SearchOptions, search
-from gametree.game import IllegalMoveError
+from gametree.game import Game, IllegalMoveError
 from gametree.games.chess import (
     CAPTURE_SCORE,
     CHECK_SCORE,
@@ -225,3 +225,29 @@ def test_without_python_chess_the_game_says_what_to_install(
         make("chess")
     assert str(refused.value) == f"chess: {MISSING}"
     assert 'pip install "gametree[chess]"' in MISSING
+
+
+class PlainChess(ChessGame):
+    """Chess without noisy moves: a position at the depth limit is its evaluation."""
+
+    noisy_moves = Game.noisy_moves
+
+
+def test_the_quiescence_search_sees_the_recapture_at_the_horizon() -> None:
+    fen = "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1"  # the pawn on d5 is defended by e6
+    plain, quiet = PlainChess(fen), ChessGame(fen)
+    greedy = search(plain, depth=1)
+    careful = search(quiet, depth=1)
+    assert greedy.best_move is not None and careful.best_move is not None
+    assert plain.format_move(plain.initial_state(), greedy.best_move) == "Qxd5"
+    assert quiet.format_move(quiet.initial_state(), careful.best_move) != "Qxd5"
+    assert careful.value < greedy.value  # the greedy value was an illusion
+    assert careful.stats.nodes > greedy.stats.nodes  # the captures after the horizon
+    assert careful.reading().words == "heuristic, depth 1"
+
+
+def test_a_mate_found_in_the_quiescence_search_is_a_mate() -> None:
+    # Qxf7# is a capture that mates: found at depth 0 by the quiescence search alone
+    game = ChessGame("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    result = search(game, depth=1)
+    assert (result.outcome, result.plies, result.mate) == ("win", 1, 1)

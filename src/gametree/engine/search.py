@@ -111,6 +111,13 @@ def key_function(game: Game[Any, Any]) -> Callable[[Any], Hashable] | None:
     return game.key if type(game).key is not Game.key else None
 
 
+def noisy_function(game: Game[Any, Any]) -> Callable[[Any], Any] | None:
+    """``game.noisy_moves`` if the game overrides it (it is searched with a quiescence search
+    at the depth limit), else ``None`` (a state at the depth limit is valued by ``evaluate``)."""
+    return game.noisy_moves if getattr(type(game), "noisy_moves", Game.noisy_moves) \
+        is not Game.noisy_moves else None
+
+
 class Searcher(Generic[S, M]):
     """One search's inner loop and counters, built for one game, table and move order.
 
@@ -135,6 +142,7 @@ class Searcher(Generic[S, M]):
         to_move = game.to_move
         evaluate = game.evaluate
         key_of = key_function(game)
+        noisy = noisy_function(game)
         hint = order.hint
         use_killers = order.use_killers
         killers = order.killers
@@ -192,6 +200,45 @@ class Searcher(Generic[S, M]):
                 checked_heuristic(value)  # raises the reference's ValueError
             return -value if player else value
 
+        def quiesce(state: Any, player: int, ply: int, alpha: Value, beta: Value) -> Value:
+            """The quiescence search of a state at the depth limit (a game with noisy moves):
+            ``player`` may stand pat on the game's estimate or play a noisy move, whose
+            children are searched the same way; fail-soft. Every position it values counts as
+            a node, a leaf and an evaluation."""
+            nonlocal nodes, leaves, evaluations
+            best = estimate(state, player)
+            if best >= beta:
+                return best
+            if best > alpha:  # noqa: PLR1730 -- cheaper than max()
+                alpha = best
+            child_ply = ply + 1
+            for move in noisy(state):  # type: ignore[misc]
+                child = play(state, move)
+                mover = to_move(child)
+                nodes += 1
+                if nodes >= next_check:
+                    check()
+                leaves += 1
+                utility = outcome(child)
+                if utility is not None:  # seen from ``player``, as negamax would give it
+                    if player:
+                        utility = -utility
+                    value = utility if not by_distance else WIN - child_ply if utility > 0 \
+                        else child_ply - WIN if utility < 0 else 0
+                else:
+                    evaluations += 1
+                    if mover == player:
+                        value = quiesce(child, mover, child_ply, alpha, beta)
+                    else:
+                        value = -quiesce(child, mover, child_ply, -beta, -alpha)
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        if value >= beta:
+                            break
+                        alpha = value
+            return best
+
         def negamax(  # noqa: PLR0915 -- the inner loop, kept in one piece for speed
             state: Any, player: int, ply: int, depth: int, alpha: Value, beta: Value,
         ) -> Value:
@@ -221,6 +268,8 @@ class Searcher(Generic[S, M]):
                 evaluations += 1
                 guesses += 1
                 cuts += 1
+                if noisy is not None:
+                    return quiesce(state, player, ply, alpha, beta)
                 return estimate(state, player)
 
             tt_move = None

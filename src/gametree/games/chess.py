@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..game import Game, IllegalMoveError
 from ..registry import GameOption, GameSpec
+from ..result import SearchResult
 from ..values import Value
 
 if TYPE_CHECKING:
@@ -253,6 +254,26 @@ class ChessState:
             state = state.parent
         return state
 
+    def __copy__(self) -> ChessState:
+        return ChessState(self.board.copy(stack=False), self.parent, self.move,
+                          (self.middle, self.end, self.phase))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChessState:
+        # The states before it are values nobody changes: a copy shares them (copying them
+        # too would copy the whole game at every position).
+        return self.__copy__()
+
+    def __reduce__(self) -> tuple[Any, tuple[str, tuple[str, ...]]]:
+        # Pickled as a position and the moves since the last capture or pawn move (those
+        # that repetitions are counted in), not as the whole chain of states before it.
+        moves: list[str] = []
+        state = self
+        while state.parent is not None and state.move is not None and \
+                len(moves) < self.board.halfmove_clock:
+            moves.append(state.move.uci())
+            state = state.parent
+        return restored, (state.board.fen(), tuple(reversed(moves)))
+
     def _identity(self) -> tuple[int, int]:
         return state_key(self), self.board.halfmove_clock
 
@@ -297,6 +318,16 @@ def repetitions(state: ChessState) -> int:
     return repeats
 
 
+def restored(fen: str, moves: Sequence[str]) -> ChessState:
+    """The state after ``moves`` (UCI) from the position ``fen``: how a pickled
+    :class:`ChessState` is read back."""
+    chess = chess_module()
+    state = chess_state(chess.Board(fen))
+    for text in moves:
+        state = advance(state, chess.Move.from_uci(text))
+    return state
+
+
 def state_key(state: ChessState) -> int:
     """:meth:`ChessGame.key` of ``state``, worked out once."""
     key = state._key
@@ -308,6 +339,60 @@ def state_key(state: ChessState) -> int:
 
 FIVEFOLD = 4
 """A position on the board for the fifth time (seen four times before) ends the game drawn."""
+
+
+def advance(state: ChessState, move: pychess.Move) -> ChessState:
+    """The state after ``move`` (legal in ``state``), its evaluation sums updated from
+    ``state``'s (:meth:`ChessGame.play`)."""
+    board = state.board
+    start, target = move.from_square, move.to_square
+    piece = board.piece_type_at(start)
+    colour = board.turn
+    mine, theirs = MIDDLE[colour], MIDDLE[not colour]
+    mine_end, theirs_end = END[colour], END[not colour]
+    middle, end, phase = state.middle, state.end, state.phase
+    middle -= mine[piece][start]  # type: ignore[index]
+    end -= mine_end[piece][start]  # type: ignore[index]
+    placed = move.promotion or piece
+    middle += mine[placed][target]  # type: ignore[index]
+    end += mine_end[placed][target]  # type: ignore[index]
+    if move.promotion:
+        phase += PHASE_WEIGHTS[move.promotion]
+    captured = board.piece_type_at(target)
+    if captured:
+        middle -= theirs[captured][target]
+        end -= theirs_end[captured][target]
+        phase -= PHASE_WEIGHTS[captured]
+    elif piece == PAWN and target == board.ep_square:
+        taken = target - 8 if colour else target + 8
+        middle -= theirs[PAWN][taken]
+        end -= theirs_end[PAWN][taken]
+    elif piece == KING and (target - start == 2 or start - target == 2):
+        rook_from, rook_to = (start + 3, start + 1) if target > start else \
+            (start - 4, start - 1)
+        middle += mine[ROOK][rook_to] - mine[ROOK][rook_from]
+        end += mine_end[ROOK][rook_to] - mine_end[ROOK][rook_from]
+    child = board.copy(stack=False)
+    child.push(move)
+    return ChessState(child, state, move, (middle, end, phase))
+
+
+def state_outcome(state: ChessState) -> Value | None:
+    """``None`` while the game goes on; +1 if White has mated, -1 if Black has, 0 for a draw
+    that needs no claim (stalemate, insufficient material, the 75-move rule, fivefold
+    repetition); worked out once (:meth:`ChessGame.outcome`)."""
+    known = state._outcome
+    if known is not False:
+        return known
+    ended = state.board.outcome()  # its stack is one move: no repetition shows there
+    if ended is not None:
+        value: Value | None = 0 if ended.winner is None else 1 if ended.winner else -1
+    elif state.board.halfmove_clock >= 2 * FIVEFOLD and repetitions(state) >= FIVEFOLD:
+        value = 0
+    else:
+        value = None
+    state._outcome = value
+    return value
 
 
 def chess_state(board: pychess.Board) -> ChessState:
@@ -350,60 +435,18 @@ class ChessGame(Game[ChessState, "pychess.Move"]):
         """The legal moves in python-chess's order; none once the game is over."""
         moves = state._moves
         if moves is None:
-            moves = [] if self.outcome(state) is not None else list(state.board.legal_moves)
+            moves = [] if state_outcome(state) is not None else list(state.board.legal_moves)
             state._moves = moves
         return moves
 
     def play(self, state: ChessState, move: pychess.Move) -> ChessState:
-        """The position after ``move``, its evaluation sums updated from ``state``'s."""
-        board = state.board
-        start, target = move.from_square, move.to_square
-        piece = board.piece_type_at(start)
-        colour = board.turn
-        mine, theirs = MIDDLE[colour], MIDDLE[not colour]
-        mine_end, theirs_end = END[colour], END[not colour]
-        middle, end, phase = state.middle, state.end, state.phase
-        middle -= mine[piece][start]  # type: ignore[index]
-        end -= mine_end[piece][start]  # type: ignore[index]
-        placed = move.promotion or piece
-        middle += mine[placed][target]  # type: ignore[index]
-        end += mine_end[placed][target]  # type: ignore[index]
-        if move.promotion:
-            phase += PHASE_WEIGHTS[move.promotion]
-        captured = board.piece_type_at(target)
-        if captured:
-            middle -= theirs[captured][target]
-            end -= theirs_end[captured][target]
-            phase -= PHASE_WEIGHTS[captured]
-        elif piece == PAWN and target == board.ep_square:
-            taken = target - 8 if colour else target + 8
-            middle -= theirs[PAWN][taken]
-            end -= theirs_end[PAWN][taken]
-        elif piece == KING and (target - start == 2 or start - target == 2):
-            rook_from, rook_to = (start + 3, start + 1) if target > start else \
-                (start - 4, start - 1)
-            middle += mine[ROOK][rook_to] - mine[ROOK][rook_from]
-            end += mine_end[ROOK][rook_to] - mine_end[ROOK][rook_from]
-        child = board.copy(stack=False)
-        child.push(move)
-        return ChessState(child, state, move, (middle, end, phase))
+        """The position after ``move`` (:func:`advance`)."""
+        return advance(state, move)
 
     def outcome(self, state: ChessState) -> Value | None:
         """``None`` while the game goes on; +1 if White has mated, -1 if Black has, 0 for a
-        draw that needs no claim (stalemate, insufficient material, the 75-move rule,
-        fivefold repetition)."""
-        known = state._outcome
-        if known is not False:
-            return known
-        ended = state.board.outcome()  # its stack is one move: no repetition shows there
-        if ended is not None:
-            value: Value | None = 0 if ended.winner is None else 1 if ended.winner else -1
-        elif state.board.halfmove_clock >= 2 * FIVEFOLD and repetitions(state) >= FIVEFOLD:
-            value = 0
-        else:
-            value = None
-        state._outcome = value
-        return value
+        draw that needs no claim (:func:`state_outcome`)."""
+        return state_outcome(state)
 
     def evaluate(self, state: ChessState) -> Value:
         """Material and piece-square tables, tapered between middle and end game, in
@@ -433,7 +476,7 @@ class ChessGame(Game[ChessState, "pychess.Move"]):
     def noisy_moves(self, state: ChessState) -> Sequence[pychess.Move]:
         """The moves the quiescence search plays at the horizon: captures and promotions to a
         queen, most valuable victim first."""
-        if self.outcome(state) is not None:
+        if state_outcome(state) is not None:
             return ()
         chess = self._chess
         board = state.board
@@ -462,7 +505,7 @@ class ChessGame(Game[ChessState, "pychess.Move"]):
         chess = self._chess
         board = state.board
         wanted = text.strip()
-        if self.outcome(state) is not None:
+        if state_outcome(state) is not None:
             raise IllegalMoveError("the game is over: there is no move to play")
         if re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", wanted):
             move = chess.Move.from_uci(wanted)
@@ -598,6 +641,13 @@ def split_moves(text: str) -> list[str]:
     return words
 
 
+def mate_json(game: Game[Any, Any], state: Any, result: SearchResult[Any]) -> dict[str, Any]:
+    """The JSON field chess adds beside ``value``: ``mate``, the proven win or loss in moves
+    signed as UCI's ``score mate N`` (:attr:`SearchResult.mate`: 3 = the side to move mates
+    in 3, -2 = it is mated in 2), ``null`` when none is proven."""
+    return {"mate": result.mate}
+
+
 def build(fen: str | None = None) -> ChessGame:
     """The ``chess`` game from its command-line options."""
     return ChessGame(fen)
@@ -613,4 +663,5 @@ SPEC = GameSpec(
                    str, None, metavar="FEN"),
     ),
     split_moves=split_moves,
+    extra_json=mate_json,
 )
