@@ -66,7 +66,7 @@ def test_setoption_names_and_values_may_hold_spaces() -> None:
     with pytest.raises(UciError, match="no option 'Threads'"):
         find_option("Threads")
     assert [option.name for option in OPTIONS] == ["Hash", "Clear Hash", "Depth", "Level",
-                                                    "Move Overhead"]
+                                                    "Move Overhead", "Ponder"]
 
 
 def test_a_move_gets_a_share_of_the_clock_and_never_most_of_it() -> None:

@@ -37,7 +37,7 @@ from ..levels import PERFECT, level, pick
 from ..options import EngineTuning, SearchOptions
 from ..result import Iteration
 from ..service import SearchSession
-from ..values import plies_to_result
+from ..values import mate_in
 from .clock import think_time
 from .commands import Go, UciError, parse_go, parse_position, parse_setoption
 from .options import OPTIONS, Settings, find_option, with_option
@@ -73,11 +73,12 @@ def score_text(report: Iteration[Any]) -> str:
     """The ``score`` of an ``info`` line: ``cp N`` (centipawns, from the side to move), or
     ``mate N`` for a proven mate (``N`` in moves, negative when the side to move is mated),
     with ``lowerbound`` for an unfinished iteration that found a better move."""
-    plies = plies_to_result(report.value)
-    if plies is not None:
-        text = f"mate {(plies + 1) // 2}" if report.value > 0 else f"mate -{plies // 2}"
-    else:
-        text = f"cp {round(report.value)}"
+    mate = report.mate
+    if mate is None and report.bound == "lower":
+        # An unfinished iteration's better move proven to mate: a bound, not the iteration's
+        # result, so only its value says so.
+        mate = mate_in(report.value)
+    text = f"cp {round(report.value)}" if mate is None else f"mate {mate}"
     return f"{text} lowerbound" if report.bound == "lower" else text
 
 
