@@ -1,7 +1,8 @@
 """The stop signal (:class:`gametree.limits.StopSignal`): another thread ends a search the way a
 budget would — the Python engine in the middle of an iteration, within a few thousand nodes;
-the reference algorithms' deepening between iterations. The first iteration always completes,
-so there is always a move, and the reports end with the deepest completed iteration's answer.
+the reference algorithms' deepening between iterations. Unlike the budgets, it stops the first
+iteration too (there is then no report); otherwise the reports end with the deepest completed
+iteration's answer.
 
 Deterministic: the signal is set before the search or by the game itself after a counted
 number of evaluations (no clock is read).
@@ -14,7 +15,7 @@ from typing import Any
 
 import gametree
 from gametree.engine import Engine
-from gametree.engine.search import CHECK_EVERY
+from gametree.engine.search import CHECK_EVERY, FIRST_CHECK_EVERY
 from gametree.games.connect4 import ConnectFour
 from gametree.result import StopReason
 from gametree.values import Value
@@ -42,14 +43,21 @@ def why_stopped(engine: Engine[Any, Any]) -> StopReason | None:
     return engine.last_stop
 
 
-def test_a_signal_set_before_the_search_ends_it_after_the_first_iteration() -> None:
+def test_a_signal_set_before_the_search_ends_it_at_once() -> None:
     signal = threading.Event()
     signal.set()
     engine: Engine[Any, Any] = Engine(ConnectFour())
-    reports = list(engine.iterate(depth=12, stop=signal))
-    assert [report.depth for report in reports] == [1]
-    assert reports[0].best_move is not None
-    assert engine.last_stop == "stop"
+    assert list(engine.iterate(depth=12, stop=signal)) == []
+    assert why_stopped(engine) == "stop"
+
+
+def test_a_signal_stops_the_first_iteration_too() -> None:
+    # The budgets spare the first iteration (a move to answer with); the signal does not.
+    signal = threading.Event()
+    game = Alarm(signal, 50)
+    engine: Engine[Any, Any] = Engine(game, iterative=False)
+    assert list(engine.iterate(depth=7, stop=signal)) == []
+    assert 50 <= game.evaluations <= 50 + FIRST_CHECK_EVERY
 
 
 def test_a_signal_set_during_an_iteration_stops_it_within_a_check() -> None:
@@ -73,10 +81,9 @@ def test_the_service_passes_the_signal_to_the_python_engine_and_to_a_session() -
     game = ConnectFour()
     signal = threading.Event()
     signal.set()
-    reports = list(gametree.iterate(game, depth=9, tier="python", stop=signal))
-    assert [report.depth for report in reports] == [1]
+    assert list(gametree.iterate(game, depth=9, tier="python", stop=signal)) == []
     with gametree.SearchSession(game, tier="python") as session:
-        assert [report.depth for report in session.iterate(depth=9, stop=signal)] == [1]
+        assert list(session.iterate(depth=9, stop=signal)) == []
         signal.clear()
         assert [report.depth for report in session.iterate(depth=3, stop=signal)] == [1, 2, 3]
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from gametree.uci.clock import MOST_OF_WHAT_IS_LEFT, MOVES_LEFT, SHORTEST, think_time
+from gametree.uci.clock import (
+    LIMIT_FACTOR,
+    MOST_OF_WHAT_IS_LEFT,
+    MOVES_LEFT,
+    SHORTEST,
+    MoveTime,
+    move_time,
+)
 from gametree.uci.commands import Go, UciError, parse_go, parse_position, parse_setoption
 from gametree.uci.options import OPTIONS, Settings, find_option, with_option
 
@@ -70,18 +77,24 @@ def test_setoption_names_and_values_may_hold_spaces() -> None:
 
 
 def test_a_move_gets_a_share_of_the_clock_and_never_most_of_it() -> None:
-    # Sudden death: a thirtieth of what is left after the overhead, plus most of the increment.
-    seconds = think_time(Go(wtime=60_000, btime=1_000, winc=600), True, 100)
-    assert seconds == pytest.approx((60_000 - 100) / MOVES_LEFT / 1000 + 0.75 * 0.6)
+    # Sudden death: a thirtieth of what is left with the increments to come, less the
+    # overhead of every move to come.
+    plan = move_time(Go(wtime=60_000, btime=1_000, winc=600), True, 100)
+    assert plan is not None
+    assert plan.budget == pytest.approx((60_000 + 600 * 29 - 100 * 31) / MOVES_LEFT / 1000)
+    assert plan.limit == pytest.approx(LIMIT_FACTOR * plan.budget)
     # Black's own clock is read for black.
-    assert think_time(Go(wtime=60_000, btime=3_100), False, 100) == \
-        pytest.approx(3.0 / MOVES_LEFT)
+    black = move_time(Go(wtime=60_000, btime=6_200), False, 100)
+    assert black is not None and black.budget == pytest.approx(3.1 / MOVES_LEFT)
     # One move to the control: half of what is left at most, never all of it.
-    assert think_time(Go(wtime=10_000, movestogo=1), True, 0) == \
-        pytest.approx(MOST_OF_WHAT_IS_LEFT * 10)
+    last = move_time(Go(wtime=10_000, movestogo=1), True, 0)
+    assert last == MoveTime(MOST_OF_WHAT_IS_LEFT * 10, MOST_OF_WHAT_IS_LEFT * 10)
     # A clock nearly run out (or below the overhead) still gets the shortest budget.
-    assert think_time(Go(wtime=50), True, 100) == SHORTEST
-    assert think_time(Go(movetime=1000), True, 100) == pytest.approx(0.9)
+    assert move_time(Go(wtime=50), True, 100) == MoveTime(SHORTEST, SHORTEST)
+    # Less than the overheads of the moves to come: the shortest budget, a limit above it.
+    tight = move_time(Go(wtime=1_000), True, 50)
+    assert tight is not None and tight.budget == SHORTEST and tight.limit == 3 * SHORTEST
+    assert move_time(Go(movetime=1000), True, 100) == MoveTime(0.9, 0.9)
     for untimed in (Go(depth=5), Go(infinite=True, wtime=1000), Go(ponder=True, wtime=1000),
                     Go(btime=1000)):
-        assert think_time(untimed, True, 100) is None
+        assert move_time(untimed, True, 100) is None

@@ -15,8 +15,9 @@ stops for the same reason, at the same depth, whichever tier runs it:
 
 A node or time budget can also stop an iteration half-way; the answer is then the deepest
 completed iteration's, never a shallower one. So can a :class:`StopSignal` the caller sets
-from another thread (a UCI engine's ``stop``, a search with no end given ``go infinite``):
-the Python tier's engine tests it where it tests its budgets, every few thousand nodes.
+from another thread (a UCI engine's ``stop``, or its hard limit on a move's time): the Python
+tier's engine tests it where it tests its budgets, about every two milliseconds of search —
+and, unlike the budgets, already in the first iteration.
 """
 
 from __future__ import annotations
@@ -89,9 +90,11 @@ class Limits:
 
 class StopSignal(Protocol):
     """A flag that asks a running search to stop (a :class:`threading.Event` is one): set
-    from another thread, it ends the search as a budget does, after the first iteration (so
-    that there is always a move), with the deepest completed iteration's answer and the stop
-    reason ``"stop"``."""
+    from another thread, it ends the search as a budget does, with the deepest completed
+    iteration's answer and the stop reason ``"stop"`` — but at once, even in the first
+    iteration, which the budgets always let finish: a search stopped that early has no
+    answer (no report), and a caller that must move picks a move itself (the game's first in
+    its move order, say)."""
 
     def is_set(self) -> bool:
         """True once the search should stop."""

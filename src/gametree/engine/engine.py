@@ -57,7 +57,7 @@ from .chance import ChancePruning, deepen_chance, run_chance
 from .line import principal_variation
 from .ordering import MoveOrder
 from .root import RootSearch
-from .search import Searcher, SearchStopped, check_interval, estimate_of
+from .search import FIRST_CHECK_EVERY, Searcher, SearchStopped, check_interval, estimate_of
 from .table import (
     COMPLETE,
     EXACT,
@@ -224,10 +224,11 @@ class Engine(Generic[S, M]):
         a last report with ``finished=False`` says so.
 
         ``stop`` (a :class:`threading.Event`, or any :class:`~gametree.limits.StopSignal`)
-        lets another thread end the search while an iteration runs, as a budget would: the
-        first iteration always completes, and the reports end within a few thousand nodes of
-        the signal (:attr:`last_stop` then says ``"stop"``). A game with chance stops
-        between iterations only.
+        lets another thread end the search while an iteration runs, as a budget would, but
+        from the first node on: the reports end within a couple of milliseconds of search
+        after the signal (:attr:`last_stop` then says ``"stop"``), with none at all when it
+        came before the first iteration completed — the caller that needs a move then picks
+        one itself. A game with chance stops between iterations only.
 
         ``exact_root`` searches every root move with a full window (each move's value exact,
         as ``analyze`` needs); ``seed`` breaks ties between equally good moves at random and
@@ -432,9 +433,11 @@ class Engine(Generic[S, M]):
         target = UNLIMITED if limits.depth is None else limits.depth
         tally = searcher.tally
         before = (0, 0, 0, 0, 0)  # the searcher was reset: nothing counted yet
+        if run.signal is not None:  # the stop signal holds from the first node on
+            searcher.limit(None, None, run.signal, FIRST_CHECK_EVERY)
         for depth in self._depths(run, target):
             if run.iterations:
-                if run.iterations == 1:  # the first iteration always ends: it gives a move
+                if run.iterations == 1:  # the budgets spare the first iteration: a move
                     # Checked often enough for the game's speed (slow nodes: more often).
                     first = run.last
                     assert first is not None

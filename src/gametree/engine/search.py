@@ -70,6 +70,11 @@ microseconds: 1024 of them would let a search overrun its deadline by tens of
 milliseconds)."""
 
 
+FIRST_CHECK_EVERY = 16
+"""Nodes between two looks at the stop signal in a search's first iteration, before its speed
+is known (a look costs a fraction of a node, and 16 chess nodes a millisecond or two)."""
+
+
 def check_interval(nodes: int, seconds: float) -> int:
     """Nodes between two checks of the budgets for a search that visited ``nodes`` in
     ``seconds``: about :data:`CHECK_SECONDS` worth, at most :data:`CHECK_EVERY`."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Callable, Generator, Hashable
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TextIO, TypeVar
@@ -38,7 +39,7 @@ from ..options import EngineTuning, SearchOptions
 from ..result import Iteration
 from ..service import SearchSession
 from ..values import mate_in
-from .clock import think_time
+from .clock import move_time
 from .commands import Go, UciError, parse_go, parse_position, parse_setoption
 from .options import OPTIONS, Settings, find_option, with_option
 
@@ -221,7 +222,7 @@ class UciEngine(Generic[S, M]):
         if go.searchmoves:
             self.say("go: searchmoves is not supported; searching every move")
         self._finish_search(stop=False)
-        search = _Search(self.board.copy(), go, threading.Event(), threading.Event())
+        search = _Search(self.board.copy(), go, _Signal(), threading.Event())
         if not go.waits_for_stop:
             search.released.set()
         thread = threading.Thread(target=self._think, args=(search,), name="uci-search",
@@ -235,17 +236,15 @@ class UciEngine(Generic[S, M]):
 
     def _ponderhit(self, arguments: list[str]) -> None:
         """The move pondered on was played: the search goes on as a normal one from now —
-        for its share of the clock (a timer sets its stop signal), or to its depth or node
+        for its share of the clock (its stop signal's deadline), or to its depth or node
         limit — and then answers."""
         search = self._search
         if search is None or not search.go.ponder or search.released.is_set():
             return  # no ponder search to turn into a normal one: nothing to do
         go = replace(search.go, ponder=False)
-        seconds = think_time(go, search.board.turn == chess.WHITE, self.settings.overhead_ms)
-        if seconds is not None:
-            search.timer = threading.Timer(seconds, search.stop.set)
-            search.timer.daemon = True
-            search.timer.start()
+        plan = move_time(go, search.board.turn == chess.WHITE, self.settings.overhead_ms)
+        if plan is not None:
+            search.stop.stop_after(plan.budget)
         elif go.depth is None and go.nodes is None and go.mate is None and not go.infinite:
             search.stop.set()  # no limit at all: it has pondered long enough
         search.released.set()
@@ -262,8 +261,6 @@ class UciEngine(Generic[S, M]):
                 search.released.set()
             assert search.thread is not None
             search.thread.join()
-            if search.timer is not None:
-                search.timer.cancel()
 
     def session(self) -> SearchSession[S, M]:
         """The search session (its table kept from move to move), made at first use."""
@@ -276,13 +273,13 @@ class UciEngine(Generic[S, M]):
 
     def _think(self, search: _Search) -> None:
         """The search thread: ``info`` per completed iteration, then the one ``bestmove``."""
-        board, go, stop = search.board, search.go, search.stop
+        board = search.board
         best: Iteration[M] | None = None
         state: S | None = None
         try:
             state = self.bridge.state_of(board)
             # Closed however the loop ends: the search session is free again at once.
-            with contextlib.closing(self._reports(state, board, go, stop)) as reports:
+            with contextlib.closing(self._reports(state, search)) as reports:
                 for report in reports:
                     if report.best_move is not None:
                         best = report
@@ -292,10 +289,12 @@ class UciEngine(Generic[S, M]):
         search.released.wait()  # go infinite, go ponder: until stop or ponderhit
         self.send(self._bestmove(board, state, best))
 
-    def _reports(self, state: S, board: chess.Board, go: Go,
-                 stop: threading.Event) -> Generator[Iteration[M], None, None]:
-        """The search's reports, within the limits of ``go`` and the options; at a level
-        below 10, the last report's move is the level's choice among the root moves."""
+    def _reports(self, state: S, search: _Search) -> Generator[Iteration[M], None, None]:
+        """The search's reports, within the limits of ``go`` and the options (a time limit:
+        a budget for the engine, and a deadline on the stop signal at the move's hard
+        limit); at a level below 10, the last report's move is the level's choice among the
+        root moves."""
+        go = search.go
         depth = go.depth
         if go.mate is not None:
             depth = 2 * go.mate - 1 if depth is None else min(depth, 2 * go.mate - 1)
@@ -304,14 +303,17 @@ class UciEngine(Generic[S, M]):
         chosen = level(self.settings.level)
         if chosen.number != PERFECT and chosen.depth is not None:
             depth = chosen.depth if depth is None else min(depth, chosen.depth)
-        seconds = think_time(go, board.turn == chess.WHITE, self.settings.overhead_ms)
+        plan = move_time(go, search.board.turn == chess.WHITE, self.settings.overhead_ms)
         if self.debug:
-            self.say(f"limits: depth {depth}, nodes {go.nodes}, time "
-                     f"{'none' if seconds is None else f'{seconds:.3f} s'}, level "
+            times = "none" if plan is None else \
+                f"{plan.budget:.3f} s (at most {plan.limit:.3f} s)"
+            self.say(f"limits: depth {depth}, nodes {go.nodes}, time {times}, level "
                      f"{chosen.number}")
+        if plan is not None:
+            search.stop.stop_after(plan.limit)
         reports = self.session().iterate(
-            state, stop=stop, depth=depth, time=seconds, nodes=go.nodes,
-            exact_root=chosen.number != PERFECT)
+            state, stop=search.stop, depth=depth, time=None if plan is None else plan.budget,
+            nodes=go.nodes, exact_root=chosen.number != PERFECT)
         if chosen.number == PERFECT:
             yield from reports
             return
@@ -350,13 +352,26 @@ class UciEngine(Generic[S, M]):
         no legal move."""
         legal = list(board.legal_moves)
         if best is None or state is None or best.best_move is None:
-            return f"bestmove {legal[0].uci()}" if legal else "bestmove (none)"
+            return f"bestmove {self._first_choice(state, legal)}" if legal else \
+                "bestmove (none)"
         line = self._line(state, best.pv[:2])
         board = board.copy()
         board.push_uci(line[0])
         if len(line) > 1 and chess.Move.from_uci(line[1]) in board.legal_moves:
             return f"bestmove {line[0]} ponder {line[1]}"
         return f"bestmove {line[0]}"
+
+    def _first_choice(self, state: S | None, legal: list[chess.Move]) -> str:
+        """A move without a search (stopped before its first iteration ended, or failed): the
+        first in the game's move order (captures of the most valuable pieces first), else
+        the first legal one."""
+        game = self.bridge.game
+        with contextlib.suppress(Exception):  # the state may be what failed
+            if state is not None:
+                moves = game.order_moves(state, game.moves(state))
+                if moves:
+                    return self.bridge.uci_of(state, moves[0])
+        return legal[0].uci()
 
     # -- output ------------------------------------------------------------------------------
 
@@ -379,20 +394,43 @@ class UciEngine(Generic[S, M]):
                     search.stop.set()
 
 
+class _Signal:
+    """A search's stop signal (:class:`gametree.limits.StopSignal`): set by ``stop``, or by
+    the clock at the move's hard limit. The search reads the clock itself when it looks at
+    the signal: a timer thread would have to wait for the interpreter lock to wake, tens of
+    milliseconds late on a busy machine."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._deadline: float | None = None
+
+    def set(self) -> None:
+        """Stop now."""
+        self._event.set()
+
+    def stop_after(self, seconds: float) -> None:
+        """Stop ``seconds`` from now (``time.perf_counter``)."""
+        self._deadline = time.perf_counter() + seconds
+
+    def is_set(self) -> bool:
+        """True once the search should stop."""
+        deadline = self._deadline
+        return self._event.is_set() or (deadline is not None
+                                        and time.perf_counter() >= deadline)
+
+
 @dataclass
 class _Search:
     """One ``go``: its position, limits, stop signal and thread."""
 
     board: chess.Board
     go: Go
-    stop: threading.Event
+    stop: _Signal
     """Set to end the search (``stop``, ``quit``, the time of a ponder search that hit)."""
     released: threading.Event
     """Set when ``bestmove`` may be written once the search ends: at once, except for
     ``go infinite`` and ``go ponder`` (then by ``stop`` or ``ponderhit``)."""
     thread: threading.Thread | None = None
-    timer: threading.Timer | None = None
-    """The clock of a ponder search after ``ponderhit``."""
 
 
 def run_uci(bridge: ChessBridge[Any, Any], lines: TextIO, output: TextIO) -> None:

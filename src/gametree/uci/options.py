@@ -7,8 +7,9 @@ Hash            spin   64      the transposition table's size in MiB (kept from 
 Clear Hash      button         forget what the table and the move ordering learnt
 Depth           spin   0       the most plies any search looks ahead (0: no limit of its own)
 Level           spin   10      1 (a beginner) .. 10 (full strength): ``gametree.levels``
-Move Overhead   spin   100     milliseconds kept back from each move's time for the process
-                               and the pipe (:mod:`gametree.uci.clock`)
+Move Overhead   spin   50      milliseconds a move costs besides its search (the process,
+                               the pipe, the GUI), kept back for each move to come
+                               (:mod:`gametree.uci.clock`)
 Ponder          check  false   the GUI may send ``go ponder`` (the engine follows the GUI: it
                                ponders when told to, and ``bestmove`` names the move to ponder)
 =============== ====== ======= ================================================================
