@@ -570,8 +570,10 @@ def move_scores(chess: Any, board: pychess.Board, moves: Sequence[pychess.Move])
 
     Checks are found cheaply: a move can only give check if its piece attacks the king from
     its target square (found from the squares that attack the king, worked out once), or if
-    it leaves a line through the king (a discovered check), or castles, promotes or takes en
-    passant; only those are asked of python-chess (``Board.gives_check``)."""
+    it leaves the only square between the king and a rook, bishop or queen of the mover's (a
+    discovered check), or castles, promotes or takes en passant; only the last three are
+    asked of python-chess (``Board.gives_check``), and a move leaving such a square only if
+    it stays on the line."""
     piece_type_at = board.piece_type_at
     king = board.king(not board.turn)
     occupied = board.occupied
@@ -583,9 +585,18 @@ def move_scores(chess: Any, board: pychess.Board, moves: Sequence[pychess.Move])
                     | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
         checking = [0, chess.BB_PAWN_ATTACKS[not board.turn][king],
                     chess.BB_KNIGHT_ATTACKS[king], diagonal, straight, diagonal | straight, 0]
-        lines = (chess.BB_DIAG_ATTACKS[king][0] | chess.BB_RANK_ATTACKS[king][0]
-                 | chess.BB_FILE_ATTACKS[king][0])
+        ours = board.occupied_co[board.turn]
+        snipers = ours & (
+            (chess.BB_RANK_ATTACKS[king][0] | chess.BB_FILE_ATTACKS[king][0])
+            & (board.rooks | board.queens)
+            | chess.BB_DIAG_ATTACKS[king][0] & (board.bishops | board.queens))
+        between_of = chess.between
+        for sniper in chess.scan_reversed(snipers):
+            between = between_of(king, sniper) & occupied
+            if between and not between & (between - 1) and between & ours:
+                lines |= between  # the one piece between: moving it off the line checks
     gives_check = board.gives_check
+    rays = chess.BB_RAYS[king] if king is not None else ()
     ep_square = board.ep_square
     scores = []
     for move in moves:
@@ -603,7 +614,8 @@ def move_scores(chess: Any, board: pychess.Board, moves: Sequence[pychess.Move])
         if promotion == QUEEN:
             score += PROMOTION_SCORE
         if king is not None and (checking[promotion or piece] >> target & 1 or (
-                (lines >> start & 1 or special) and gives_check(move))):
+                lines >> start & 1 and not rays[start] >> target & 1) or (
+                special and gives_check(move))):
             score += CHECK_SCORE
         scores.append(score)
     return scores
