@@ -46,6 +46,7 @@ from ..game import Game, IllegalMoveError
 from ..registry import GameOption, GameSpec
 from ..result import SearchResult
 from ..values import Value
+from ..view import Grid, Mark, MoveSpot, View
 
 if TYPE_CHECKING:
     import chess as pychess
@@ -83,6 +84,9 @@ PHASE_WEIGHTS = (0, 0, 1, 1, 2, 4, 0)
 FULL_PHASE = 24
 """The phase of the starting position (4 minor pieces, 4 rooks x 2, 2 queens x 4): all middle
 game. Phase 0 (kings and pawns) is all end game."""
+
+GLYPHS = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟", strict=True))
+"""The pieces' glyphs by python-chess's symbols (White's in capitals)."""
 
 ORDER_VALUES = (0, 1, 3, 3, 5, 9, 10)
 """Piece values for move ordering (most valuable victim, least valuable attacker)."""
@@ -545,6 +549,30 @@ class ChessGame(Game[ChessState, "pychess.Move"]):
         rows.append("  a b c d e f g h")
         rows.append(board.fen())
         return "\n".join(rows)
+
+    def view(self, state: ChessState, last: pychess.Move | None = None) -> View:
+        """The board as a grid of piece glyphs (``♔`` .. ``♟``), rank 8 at the top, ranks and
+        files labelled, turned for Black (``flippable``); the FEN as its caption; the legal
+        moves in SAN as a list; the last move's squares marked."""
+        board = state.board
+
+        def glyph(square: int) -> str:
+            piece = board.piece_at(square)
+            return "" if piece is None else GLYPHS[piece.symbol()]
+
+        cells = tuple(tuple(glyph(rank * 8 + file) for file in range(8))
+                      for rank in range(7, -1, -1))
+        moves = () if state_outcome(state) is not None else tuple(
+            MoveSpot(text, label=f"play {text}")
+            for text in (self.format_move(state, move) for move in self.moves(state)))
+        marks = () if last is None else tuple(
+            Mark((7 - (square >> 3), square & 7), "last")
+            for square in (last.from_square, last.to_square))
+        return View(kind="grid", text=self.render(state), moves=moves, marks=marks,
+                    caption=board.fen(), flippable=True,
+                    grid=Grid(cells, pieces=(GLYPHS["K"], GLYPHS["k"]),
+                              row_labels=tuple(str(rank) for rank in range(8, 0, -1)),
+                              column_labels=tuple("abcdefgh"), column_labels_below=True))
 
     def compiled_form(self) -> CompiledForm[ChessState, pychess.Move] | None:
         """Chess has none: the compiled tier refuses it with :data:`NO_KERNEL`."""
