@@ -23,6 +23,7 @@ from gametree.games.chess import (
     ChessState,
     board_terms,
     move_scores,
+    pgn_text,
     repetitions,
     split_moves,
     tapered,
@@ -266,3 +267,17 @@ def test_the_view_is_a_board_of_glyphs_with_the_fen_and_the_moves_in_san() -> No
         game.format_move(state, move) for move in game.moves(state)]
     assert {mark.cell for mark in view.marks} == {(7, 6), (5, 5)}  # g1 and f3
     assert game.view(play_moves(game, ["f3", "e5", "g4", "Qh4#"])).moves == ()
+
+
+def test_a_game_is_written_in_pgn_and_its_movetext_read_back() -> None:
+    game = ChessGame()
+    state = play_moves(game, split_moves("1. f3 e5 2. g4 Qh4#"))
+    text = pgn_text(state, {"White": "gametree"})
+    assert '[White "gametree"]' in text and '[Result "0-1"]' in text
+    assert text.rstrip().endswith("1. f3 e5 2. g4 Qh4# 0-1")
+    movetext = text.rstrip().splitlines()[-1]
+    assert play_moves(game, split_moves(movetext)) == state  # PGN's movetext as --moves
+    from_fen = ChessGame(MATE_IN_ONE)
+    written = pgn_text(play_moves(from_fen, ["Ra8#"]))
+    assert f'[FEN "{MATE_IN_ONE}"]' in written and '[SetUp "1"]' in written
+    assert written.rstrip().endswith("1. Ra8# 1-0")

@@ -649,6 +649,25 @@ def move_scores(chess: Any, board: pychess.Board, moves: Sequence[pychess.Move])
     return scores
 
 
+def pgn_text(state: ChessState, headers: dict[str, str] | None = None) -> str:
+    """The game that led to ``state`` in PGN: the moves played from the position the game was
+    set up in (its FEN in the ``FEN`` and ``SetUp`` headers when it is not the standard
+    start), the result once the game is over, and ``headers`` (``{"White": "gametree"}``)."""
+    chess_module()  # the one-line error when python-chess is missing
+    import chess.pgn  # noqa: PLC0415 - optional, as the rest of python-chess here
+
+    board = chess.Board(state.start().fen)
+    for move in state.line():
+        board.push(move)
+    game = chess.pgn.Game.from_board(board)
+    outcome = state_outcome(state)
+    game.headers["Result"] = "*" if outcome is None else "1-0" if outcome > 0 else \
+        "0-1" if outcome < 0 else "1/2-1/2"
+    for name, value in (headers or {}).items():
+        game.headers[name] = value
+    return str(game)
+
+
 def read_fen(fen: str) -> pychess.Board:
     """The board a FEN describes; :class:`ValueError` saying why for text python-chess cannot
     read or a position that cannot occur in a game."""
