@@ -23,12 +23,13 @@ from gametree.games.chess import (
     ChessState,
     board_terms,
     move_scores,
+    pgn_text,
     repetitions,
     split_moves,
     tapered,
 )
 from gametree.options import OptionError
-from gametree.registry import GameOptionError, make, play_moves
+from gametree.registry import GameOptionError, make, play_line, play_moves
 from gametree.service import tier_for
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
@@ -251,3 +252,32 @@ def test_a_mate_found_in_the_quiescence_search_is_a_mate() -> None:
     game = ChessGame("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
     result = search(game, depth=1)
     assert (result.outcome, result.plies, result.mate) == ("win", 1, 1)
+
+
+def test_the_view_is_a_board_of_glyphs_with_the_fen_and_the_moves_in_san() -> None:
+    game = ChessGame()
+    state, last = play_line(game, ["e4", "e5", "Nf3"])
+    view = game.view(state, last)
+    assert view.kind == "grid" and view.grid is not None and view.flippable
+    assert view.grid.cells[0] == tuple("♜♞♝♛♚♝♞♜")
+    assert view.grid.cells[5][5] == "♘" and view.grid.cells[7][6] == ""
+    assert view.grid.row_labels[0] == "8" and view.grid.column_labels == tuple("abcdefgh")
+    assert view.caption == state.fen
+    assert [spot.text for spot in view.moves] == game.format_line(state, []) + [
+        game.format_move(state, move) for move in game.moves(state)]
+    assert {mark.cell for mark in view.marks} == {(7, 6), (5, 5)}  # g1 and f3
+    assert game.view(play_moves(game, ["f3", "e5", "g4", "Qh4#"])).moves == ()
+
+
+def test_a_game_is_written_in_pgn_and_its_movetext_read_back() -> None:
+    game = ChessGame()
+    state = play_moves(game, split_moves("1. f3 e5 2. g4 Qh4#"))
+    text = pgn_text(state, {"White": "gametree"})
+    assert '[White "gametree"]' in text and '[Result "0-1"]' in text
+    assert text.rstrip().endswith("1. f3 e5 2. g4 Qh4# 0-1")
+    movetext = text.rstrip().splitlines()[-1]
+    assert play_moves(game, split_moves(movetext)) == state  # PGN's movetext as --moves
+    from_fen = ChessGame(MATE_IN_ONE)
+    written = pgn_text(play_moves(from_fen, ["Ra8#"]))
+    assert f'[FEN "{MATE_IN_ONE}"]' in written and '[SetUp "1"]' in written
+    assert written.rstrip().endswith("1. Ra8# 1-0")

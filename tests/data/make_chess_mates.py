@@ -6,7 +6,12 @@ line is an EPD record with Stockfish's verdict, ``dm N`` (direct mate in N moves
 to move) and its first move in ``bm`` (SAN; other moves may mate as fast). tests/test_chess_mates.py
 checks every line again with Stockfish and solves it with gametree.
 
-Run from the repository: ``python tests/data/make_chess_mates.py [/usr/games/stockfish]``.
+Run from the repository: ``python tests/data/make_chess_mates.py [STOCKFISH [SEED [FILE]]]``
+(defaults: ``/usr/games/stockfish``, seed 24, ``tests/data/chess_mates.epd``). Each position
+found is also printed (``game N: mate in K: FEN``); ``--from-logs LOG...`` writes the file from
+such printed lines instead (Stockfish checks each again and gives its ``bm``): the file in the
+repository joins the positions of two runs, seeds 24 and 25 (the second with up to 22 pieces
+for a mate in three), stopped once they had found enough.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import chess.engine
 WANTED = {1: 10, 2: 10, 3: 14}
 """How many positions of each mate length to keep."""
 
-MOST_PIECES = {1: 32, 2: 24, 3: 16}
+MOST_PIECES = {1: 32, 2: 24, 3: 22}
 """Positions with more pieces than this are passed over (a search in Python stays short)."""
 
 HEADER = """\
@@ -33,9 +38,40 @@ HEADER = """\
 """
 
 
+def write(found: dict[int, list[tuple[chess.Board, str]]], target: Path) -> None:
+    """Write the EPD file of the positions ``found`` (by mate length: board, first move)."""
+    lines = [HEADER.rstrip("\n")]
+    for mate in sorted(found):
+        for index, (board, best) in enumerate(found[mate], start=1):
+            lines.append(f'{board.epd()} dm {mate}; bm {best}; id "mate{mate}-{index:02d}";')
+    target.write_text("\n".join(lines) + "\n")
+    print(f"wrote {target}: " + ", ".join(f"{len(found[n])} mates in {n}" for n in found))
+
+
+def from_logs(path: str, logs: list[str]) -> None:
+    """Write the default file from the positions printed by runs (``LOG`` files)."""
+    found: dict[int, list[tuple[chess.Board, str]]] = {n: [] for n in WANTED}
+    with chess.engine.SimpleEngine.popen_uci(path) as engine:
+        for log in logs:
+            for line in Path(log).read_text().splitlines():
+                if ": mate in " not in line:
+                    continue
+                _, mate_text, fen = line.split(": ", 2)
+                mate = int(mate_text.split()[-1])
+                board = chess.Board(fen)
+                if len(found[mate]) >= WANTED[mate] or any(
+                        board.epd() == other.epd() for other, _ in found[mate]):
+                    continue
+                exact = engine.analyse(board, chess.engine.Limit(depth=30))
+                if exact["score"].relative.mate() == mate:
+                    found[mate].append((board, board.san(exact["pv"][0])))
+    write(found, Path(__file__).with_name("chess_mates.epd"))
+
+
 def main() -> None:
-    path = sys.argv[1] if len(sys.argv) > 1 else "/usr/games/stockfish"
-    rng = random.Random(24)
+    arguments = sys.argv[1:]
+    path = arguments[0] if arguments else "/usr/games/stockfish"
+    rng = random.Random(int(arguments[1]) if len(arguments) > 1 else 24)
     found: dict[int, list[tuple[chess.Board, str]]] = {n: [] for n in WANTED}
     seen: set[str] = set()
     with chess.engine.SimpleEngine.popen_uci(path) as engine:
@@ -48,31 +84,35 @@ def main() -> None:
                 if board.is_game_over():
                     break
                 board.push(rng.choice(list(board.legal_moves)))
+            taken: dict[int, list[int]] = {}  # plies taken, by mate length: for variety,
+            # at most two a game, six plies apart
             while not board.is_game_over() and board.ply() < 300:
                 info = engine.analyse(board, chess.engine.Limit(depth=8))
                 score = info["score"].relative
                 mate = score.mate()
                 key = board.epd()
                 if mate is not None and 1 <= mate <= 3 and key not in seen \
+                        and len(taken.get(mate, [])) < 2 \
+                        and all(board.ply() - ply >= 6 for ply in taken.get(mate, [])) \
                         and len(found[mate]) < WANTED[mate] \
                         and len(board.piece_map()) <= MOST_PIECES[mate]:
                     seen.add(key)
                     exact = engine.analyse(board, chess.engine.Limit(depth=30))
                     if exact["score"].relative.mate() == mate:
+                        taken.setdefault(mate, []).append(board.ply())
                         found[mate].append((board.copy(stack=False),
                                             board.san(exact["pv"][0])))
+                        print(f"game {games}: mate in {mate}: {board.fen()}", flush=True)
                 result = engine.play(board, chess.engine.Limit(time=0.02))
                 if result.move is None:
                     break
                 board.push(result.move)
-    lines = [HEADER.rstrip("\n")]
-    for mate in sorted(found):
-        for index, (board, best) in enumerate(found[mate], start=1):
-            lines.append(f'{board.epd()} dm {mate}; bm {best}; id "mate{mate}-{index:02d}";')
-    target = Path(__file__).with_name("chess_mates.epd")
-    target.write_text("\n".join(lines) + "\n")
-    print(f"wrote {target}: " + ", ".join(f"{len(found[n])} mates in {n}" for n in found))
+    write(found, Path(arguments[2]) if len(arguments) > 2
+          else Path(__file__).with_name("chess_mates.epd"))
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--from-logs"]:
+        from_logs("/usr/games/stockfish", sys.argv[2:])
+    else:
+        main()

@@ -46,6 +46,7 @@ from ..game import Game, IllegalMoveError
 from ..registry import GameOption, GameSpec
 from ..result import SearchResult
 from ..values import Value
+from ..view import Grid, Mark, MoveSpot, View
 
 if TYPE_CHECKING:
     import chess as pychess
@@ -83,6 +84,9 @@ PHASE_WEIGHTS = (0, 0, 1, 1, 2, 4, 0)
 FULL_PHASE = 24
 """The phase of the starting position (4 minor pieces, 4 rooks x 2, 2 queens x 4): all middle
 game. Phase 0 (kings and pawns) is all end game."""
+
+GLYPHS = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟", strict=True))
+"""The pieces' glyphs by python-chess's symbols (White's in capitals)."""
 
 ORDER_VALUES = (0, 1, 3, 3, 5, 9, 10)
 """Piece values for move ordering (most valuable victim, least valuable attacker)."""
@@ -546,6 +550,30 @@ class ChessGame(Game[ChessState, "pychess.Move"]):
         rows.append(board.fen())
         return "\n".join(rows)
 
+    def view(self, state: ChessState, last: pychess.Move | None = None) -> View:
+        """The board as a grid of piece glyphs (``♔`` .. ``♟``), rank 8 at the top, ranks and
+        files labelled, turned for Black (``flippable``); the FEN as its caption; the legal
+        moves in SAN as a list; the last move's squares marked."""
+        board = state.board
+
+        def glyph(square: int) -> str:
+            piece = board.piece_at(square)
+            return "" if piece is None else GLYPHS[piece.symbol()]
+
+        cells = tuple(tuple(glyph(rank * 8 + file) for file in range(8))
+                      for rank in range(7, -1, -1))
+        moves = () if state_outcome(state) is not None else tuple(
+            MoveSpot(text, label=f"play {text}")
+            for text in (self.format_move(state, move) for move in self.moves(state)))
+        marks = () if last is None else tuple(
+            Mark((7 - (square >> 3), square & 7), "last")
+            for square in (last.from_square, last.to_square))
+        return View(kind="grid", text=self.render(state), moves=moves, marks=marks,
+                    caption=board.fen(), flippable=True,
+                    grid=Grid(cells, pieces=(GLYPHS["K"], GLYPHS["k"]),
+                              row_labels=tuple(str(rank) for rank in range(8, 0, -1)),
+                              column_labels=tuple("abcdefgh"), column_labels_below=True))
+
     def compiled_form(self) -> CompiledForm[ChessState, pychess.Move] | None:
         """Chess has none: the compiled tier refuses it with :data:`NO_KERNEL`."""
         from ..compiled.kernel import KernelError  # noqa: PLC0415 - only when asked
@@ -570,8 +598,10 @@ def move_scores(chess: Any, board: pychess.Board, moves: Sequence[pychess.Move])
 
     Checks are found cheaply: a move can only give check if its piece attacks the king from
     its target square (found from the squares that attack the king, worked out once), or if
-    it leaves a line through the king (a discovered check), or castles, promotes or takes en
-    passant; only those are asked of python-chess (``Board.gives_check``)."""
+    it leaves the only square between the king and a rook, bishop or queen of the mover's (a
+    discovered check), or castles, promotes or takes en passant; only the last three are
+    asked of python-chess (``Board.gives_check``), and a move leaving such a square only if
+    it stays on the line."""
     piece_type_at = board.piece_type_at
     king = board.king(not board.turn)
     occupied = board.occupied
@@ -583,9 +613,18 @@ def move_scores(chess: Any, board: pychess.Board, moves: Sequence[pychess.Move])
                     | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
         checking = [0, chess.BB_PAWN_ATTACKS[not board.turn][king],
                     chess.BB_KNIGHT_ATTACKS[king], diagonal, straight, diagonal | straight, 0]
-        lines = (chess.BB_DIAG_ATTACKS[king][0] | chess.BB_RANK_ATTACKS[king][0]
-                 | chess.BB_FILE_ATTACKS[king][0])
+        ours = board.occupied_co[board.turn]
+        snipers = ours & (
+            (chess.BB_RANK_ATTACKS[king][0] | chess.BB_FILE_ATTACKS[king][0])
+            & (board.rooks | board.queens)
+            | chess.BB_DIAG_ATTACKS[king][0] & (board.bishops | board.queens))
+        between_of = chess.between
+        for sniper in chess.scan_reversed(snipers):
+            between = between_of(king, sniper) & occupied
+            if between and not between & (between - 1) and between & ours:
+                lines |= between  # the one piece between: moving it off the line checks
     gives_check = board.gives_check
+    rays = chess.BB_RAYS[king] if king is not None else ()
     ep_square = board.ep_square
     scores = []
     for move in moves:
@@ -603,10 +642,30 @@ def move_scores(chess: Any, board: pychess.Board, moves: Sequence[pychess.Move])
         if promotion == QUEEN:
             score += PROMOTION_SCORE
         if king is not None and (checking[promotion or piece] >> target & 1 or (
-                (lines >> start & 1 or special) and gives_check(move))):
+                lines >> start & 1 and not rays[start] >> target & 1) or (
+                special and gives_check(move))):
             score += CHECK_SCORE
         scores.append(score)
     return scores
+
+
+def pgn_text(state: ChessState, headers: dict[str, str] | None = None) -> str:
+    """The game that led to ``state`` in PGN: the moves played from the position the game was
+    set up in (its FEN in the ``FEN`` and ``SetUp`` headers when it is not the standard
+    start), the result once the game is over, and ``headers`` (``{"White": "gametree"}``)."""
+    chess_module()  # the one-line error when python-chess is missing
+    import chess.pgn  # noqa: PLC0415 - optional, as the rest of python-chess here
+
+    board = chess.Board(state.start().fen)
+    for move in state.line():
+        board.push(move)
+    game = chess.pgn.Game.from_board(board)
+    outcome = state_outcome(state)
+    game.headers["Result"] = "*" if outcome is None else "1-0" if outcome > 0 else \
+        "0-1" if outcome < 0 else "1/2-1/2"
+    for name, value in (headers or {}).items():
+        game.headers[name] = value
+    return str(game)
 
 
 def read_fen(fen: str) -> pychess.Board:
