@@ -113,3 +113,13 @@ def test_a_search_that_fails_still_answers_one_legal_bestmove() -> None:
     assert lines[0] == "info string search failed: RuntimeError: no state for you"
     assert sorted(lines[1:]) == sorted([f"bestmove {lines[1].split()[1]}", "readyok"])
     assert chess.Move.from_uci(moves_of(lines)[0]) in chess.Board().legal_moves
+
+
+def test_go_mate_and_an_immediate_stop() -> None:
+    lines = answers("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo mate 1\n")
+    assert "score mate 1 " in lines[0] and lines[-1] == "bestmove a1a8"
+    # Stopped before any iteration could finish: still one legal move, from the move order.
+    lines = answers("go infinite\nstop\nisready\n")
+    assert lines[-1] == "readyok"
+    (move,) = moves_of(lines)
+    assert chess.Move.from_uci(move) in chess.Board().legal_moves
