@@ -71,10 +71,17 @@ BUILT_IN_OPTIONS: dict[str, dict[str, Any]] = {"tree": {"leaves": "3 5 2 9 12 5 
 """Options for the built-in games that have no default (a tree needs its leaves)."""
 
 
-@pytest.mark.parametrize("name", list(games()))
+BUILT_IN_PLAYOUTS: dict[str, int] = {"chess": 2}
+"""Fewer playouts for games whose random games are long: a random game of chess has hundreds
+of plies, and each of their thirty-odd moves is played and written (slow-marked: seconds)."""
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.slow) if name in BUILT_IN_PLAYOUTS else name
+    for name in games()])
 def test_every_built_in_game_passes(name: str) -> None:
     game = make(name, **BUILT_IN_OPTIONS.get(name, {}))
-    report = check_game(game, playouts=40, compiled=False)
+    report = check_game(game, playouts=BUILT_IN_PLAYOUTS.get(name, 40), compiled=False)
     assert report.passed, report.text()
     assert report.states > 1 and report.moves > 0
     assert [summary.name for summary in report.checks] == list(CHECKS)

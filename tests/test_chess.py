@@ -11,7 +11,7 @@ import chess.polyglot
 import pytest
 
 from gametree import SearchOptions, search
-from gametree.game import IllegalMoveError
+from gametree.game import Game, IllegalMoveError
 from gametree.games.chess import (
     CAPTURE_SCORE,
     CHECK_SCORE,
@@ -23,12 +23,13 @@ from gametree.games.chess import (
     ChessState,
     board_terms,
     move_scores,
+    pgn_text,
     repetitions,
     split_moves,
     tapered,
 )
 from gametree.options import OptionError
-from gametree.registry import GameOptionError, make, play_moves
+from gametree.registry import GameOptionError, make, play_line, play_moves
 from gametree.service import tier_for
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
@@ -225,3 +226,58 @@ def test_without_python_chess_the_game_says_what_to_install(
         make("chess")
     assert str(refused.value) == f"chess: {MISSING}"
     assert 'pip install "gametree[chess]"' in MISSING
+
+
+class PlainChess(ChessGame):
+    """Chess without noisy moves: a position at the depth limit is its evaluation."""
+
+    noisy_moves = Game.noisy_moves
+
+
+def test_the_quiescence_search_sees_the_recapture_at_the_horizon() -> None:
+    fen = "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1"  # the pawn on d5 is defended by e6
+    plain, quiet = PlainChess(fen), ChessGame(fen)
+    greedy = search(plain, depth=1)
+    careful = search(quiet, depth=1)
+    assert greedy.best_move is not None and careful.best_move is not None
+    assert plain.format_move(plain.initial_state(), greedy.best_move) == "Qxd5"
+    assert quiet.format_move(quiet.initial_state(), careful.best_move) != "Qxd5"
+    assert careful.value < greedy.value  # the greedy value was an illusion
+    assert careful.stats.nodes > greedy.stats.nodes  # the captures after the horizon
+    assert careful.reading().words == "heuristic, depth 1"
+
+
+def test_a_mate_found_in_the_quiescence_search_is_a_mate() -> None:
+    # Qxf7# is a capture that mates: found at depth 0 by the quiescence search alone
+    game = ChessGame("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    result = search(game, depth=1)
+    assert (result.outcome, result.plies, result.mate) == ("win", 1, 1)
+
+
+def test_the_view_is_a_board_of_glyphs_with_the_fen_and_the_moves_in_san() -> None:
+    game = ChessGame()
+    state, last = play_line(game, ["e4", "e5", "Nf3"])
+    view = game.view(state, last)
+    assert view.kind == "grid" and view.grid is not None and view.flippable
+    assert view.grid.cells[0] == tuple("♜♞♝♛♚♝♞♜")
+    assert view.grid.cells[5][5] == "♘" and view.grid.cells[7][6] == ""
+    assert view.grid.row_labels[0] == "8" and view.grid.column_labels == tuple("abcdefgh")
+    assert view.caption == state.fen
+    assert [spot.text for spot in view.moves] == game.format_line(state, []) + [
+        game.format_move(state, move) for move in game.moves(state)]
+    assert {mark.cell for mark in view.marks} == {(7, 6), (5, 5)}  # g1 and f3
+    assert game.view(play_moves(game, ["f3", "e5", "g4", "Qh4#"])).moves == ()
+
+
+def test_a_game_is_written_in_pgn_and_its_movetext_read_back() -> None:
+    game = ChessGame()
+    state = play_moves(game, split_moves("1. f3 e5 2. g4 Qh4#"))
+    text = pgn_text(state, {"White": "gametree"})
+    assert '[White "gametree"]' in text and '[Result "0-1"]' in text
+    assert text.rstrip().endswith("1. f3 e5 2. g4 Qh4# 0-1")
+    movetext = text.rstrip().splitlines()[-1]
+    assert play_moves(game, split_moves(movetext)) == state  # PGN's movetext as --moves
+    from_fen = ChessGame(MATE_IN_ONE)
+    written = pgn_text(play_moves(from_fen, ["Ra8#"]))
+    assert f'[FEN "{MATE_IN_ONE}"]' in written and '[SetUp "1"]' in written
+    assert written.rstrip().endswith("1. Ra8# 1-0")

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from gametree import Game, Tracer
 from gametree.engine import Engine
+from gametree.games.chess import ChessGame
 from gametree.games.connect4 import ConnectFour
 from gametree.games.nim import Nim
 from gametree.games.tictactoe import MNKGame
@@ -93,6 +94,9 @@ def test_random_trees(seed: int, engine: dict[str, Any], exact_root: bool) -> No
     (ConnectFour(), None, {"depth": 6}),
     (ConnectFour(), None, {"nodes": 3_000}),  # stopped half-way through an iteration
     (Nim((1, 3, 5)), None, {}),
+    # noisy moves: a quiescence search below the depth limit
+    (ChessGame("r1b1k2r/ppp2ppp/2n5/3qp3/1b1P4/2N2N2/PP3PPP/R1BQKB1R w KQkq - 0 8"), None,
+     {"depth": 2}),
 ])
 def test_real_games(engine: dict[str, Any], game: Game[Any, Any], state: Any,
                     search: dict[str, Any]) -> None:

@@ -72,6 +72,8 @@ LAYERS: dict[str, int] = {
     "gametree.play": FRONT_END,
     "gametree.builder": FRONT_END,
     "gametree.arena": FRONT_END,
+    # The UCI engine: chess on standard input and output, over the search service.
+    "gametree.uci": FRONT_END,
 }
 """Each package or module of gametree and its layer (the longest matching name counts)."""
 
@@ -80,8 +82,9 @@ FACADES = {"gametree", "gametree.__main__"}
 
 FRONT_ENDS_ALLOWED: dict[str, set[str]] = {
     # The command line starts the others: `serve` the web app, `play` the terminal player,
-    # `db build` the builder.
-    "gametree.cli": {"gametree.web", "gametree.play", "gametree.builder", "gametree.arena"},
+    # `db build` the builder, `match` the arena, `uci` the UCI engine.
+    "gametree.cli": {"gametree.web", "gametree.play", "gametree.builder", "gametree.arena",
+                     "gametree.uci"},
     # A match's players are the terminal's opponents (play.SearchOpponent), made from specs.
     "gametree.arena": {"gametree.play"},
 }

@@ -77,7 +77,8 @@ def test_games_lists_what_the_command_line_lists(client: TestClient,
 def test_every_game_solves_analyses_and_traces_as_the_command_line(
         client: TestClient, capsys: pytest.CaptureFixture[str], name: str) -> None:
     options = {"tree": SEED_004, "nim": {"rows": "1,2,3"}, "subtraction": {"heap": "9"},
-               "connect4": {"width": "4", "height": "4"}}.get(name, {})
+               "connect4": {"width": "4", "height": "4"},
+               "chess": {"fen": "7k/8/8/8/8/8/6P1/7K w - - 0 1"}}.get(name, {})
     flags = [f"--{key}={value}" for key, value in options.items()]
     for command in ("solve", "analyze", "trace"):
         body = {"game": name, "options": options, "depth": 2, "tier": "python"}
@@ -128,7 +129,7 @@ def test_positions_and_moves_for_every_game(client: TestClient, name: str) -> No
     kind = start["kind"]
     assert kind == {"tictactoe": "grid", "connect4": "grid", "nim": "heaps", "sticks": "heaps",
                     "bones": "heaps", "subtraction": "heaps", "tree": "tree",
-                    "openspiel": "text"}[name]
+                    "openspiel": "text", "chess": "grid"}[name]
     if kind == "tree":
         chosen = start["node"]["children"][first["child"]]["label"]
         assert (start["node"]["label"], after["node"]["label"]) == ("current", chosen)
@@ -136,7 +137,8 @@ def test_positions_and_moves_for_every_game(client: TestClient, name: str) -> No
         assert after["text"].count("x") == start["text"].count("x") + 1
     else:
         change = _stones(after) - _stones(start)
-        assert change == (1 if kind == "grid" else -first["count"])
+        moved = 0 if name == "chess" else 1  # a chess move moves a piece: none more
+        assert change == (moved if kind == "grid" else -first["count"])
 
 
 def test_connect4_in_pons_notation_on_the_compiled_tier(client: TestClient) -> None:

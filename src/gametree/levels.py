@@ -166,15 +166,22 @@ def choose(
     entries = result.moves
     if not entries or result.best_move is None:
         return result, LevelChoice(chosen, "best", result.best_move)
-    rng = _rng(seed, chosen.number, state)
     best = result.best_move
-    if rng.random() < chosen.mistake_rate:
-        move = rng.choice([entry.move for entry in entries])
-        how: How = "blunder"
-    else:
-        move = _softmax(entries, chosen.temperature, rng, best)
-        how = "best" if move == best else "sampled"
+    move, how = pick(chosen, entries, best, state, seed)
     return _played(result, move), LevelChoice(chosen, how, best)
+
+
+def pick(chosen: Level, entries: Sequence[MoveValue[M]], best: M, state: object,
+         seed: int | None) -> tuple[M, How]:
+    """The move level ``chosen`` plays among the root moves ``entries`` (each with its value
+    from a search with every root move's value exact), ``best`` being the search's best move,
+    and how it chose: the second half of :func:`choose`, for a caller that searched by
+    itself (the UCI engine, whose search reports per iteration)."""
+    rng = _rng(seed, chosen.number, state)
+    if rng.random() < chosen.mistake_rate:
+        return rng.choice([entry.move for entry in entries]), "blunder"
+    move = _softmax(entries, chosen.temperature, rng, best)
+    return move, "best" if move == best else "sampled"
 
 
 def _softmax(entries: Sequence[MoveValue[M]], temperature: float, rng: random.Random,
@@ -200,4 +207,4 @@ def _played(result: SearchResult[M], move: M) -> SearchResult[M]:
 
 
 __all__ = ["HIGHEST", "LEVELS", "LOWEST", "PERFECT", "Level", "LevelChoice", "appeal",
-           "choose", "level"]
+           "choose", "level", "pick"]

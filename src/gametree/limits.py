@@ -14,7 +14,10 @@ stops for the same reason, at the same depth, whichever tier runs it:
    the reference algorithms, which cannot stop half-way, predict the next iteration's time.
 
 A node or time budget can also stop an iteration half-way; the answer is then the deepest
-completed iteration's, never a shallower one.
+completed iteration's, never a shallower one. So can a :class:`StopSignal` the caller sets
+from another thread (a UCI engine's ``stop``, or its hard limit on a move's time): the Python
+tier's engine tests it where it tests its budgets, about every two milliseconds of search —
+and, unlike the budgets, already in the first iteration.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .result import MoveValue
 from .values import PROVEN, Value, plies_to_result
@@ -83,6 +86,18 @@ class Limits:
     def budgeted(self) -> bool:
         """True if a node or time budget may stop the search half-way."""
         return self.nodes is not None or self.time is not None
+
+
+class StopSignal(Protocol):
+    """A flag that asks a running search to stop (a :class:`threading.Event` is one): set
+    from another thread, it ends the search as a budget does, with the deepest completed
+    iteration's answer and the stop reason ``"stop"`` — but at once, even in the first
+    iteration, which the budgets always let finish: a search stopped that early has no
+    answer (no report), and a caller that must move picks a move itself (the game's first in
+    its move order, say)."""
+
+    def is_set(self) -> bool:
+        """True once the search should stop."""
 
 
 NO_LIMITS = Limits()
@@ -162,5 +177,5 @@ def proven_moves(moves: Sequence[MoveValue[Any]], best_move: Any,
     )
 
 
-__all__ = ["MAX_NODES", "NO_LIMITS", "SOFT_TIME", "Limits", "limits_of", "proven_moves",
-           "proven_within", "settled", "soft_deadline_passed", "stop_after"]
+__all__ = ["MAX_NODES", "NO_LIMITS", "SOFT_TIME", "Limits", "StopSignal", "limits_of",
+           "proven_moves", "proven_within", "settled", "soft_deadline_passed", "stop_after"]

@@ -15,6 +15,7 @@ from .values import (
     Value,
     ValueKind,
     fraction_text,
+    mate_in,
     plies_text,
     plies_to_result,
     read_expected,
@@ -34,9 +35,10 @@ Source = Literal["search", "database", "book"]
 """Where an answer came from: a ``search``, a solution ``database`` the caller gave, or an
 installed opening ``book`` (:mod:`gametree.books`); the last two searched nothing."""
 
-StopReason = Literal["depth", "end", "proven", "time", "nodes"]
+StopReason = Literal["depth", "end", "proven", "time", "nodes", "stop"]
 """Why a search ended: the ``depth`` asked for was reached, every line reached the ``end`` of
-the game, the result was ``proven`` early, or the ``time`` or ``nodes`` budget ran out."""
+the game, the result was ``proven`` early, the ``time`` or ``nodes`` budget ran out, or the
+caller's ``stop`` signal was set (:class:`gametree.limits.StopSignal`)."""
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -115,9 +117,9 @@ class SearchStats:
     """The depth of the deepest completed iteration in plies; for a search to the end of the
     game, the deepest ply any line reached."""
 
-    stopped_by: Literal["time", "nodes"] | None = None
-    """``time`` or ``nodes`` when a budget ended the search (the answer is then that of the
-    deepest completed iteration), else ``None``."""
+    stopped_by: Literal["time", "nodes", "stop"] | None = None
+    """``time`` or ``nodes`` when a budget ended the search, ``stop`` when the caller's stop
+    signal did (the answer is then that of the deepest completed iteration), else ``None``."""
 
     seconds: float = 0.0
     """Wall-clock time of the search."""
@@ -222,6 +224,16 @@ class SearchResult(Generic[M]):
     def exact(self) -> bool:
         """True if every root move's value is exact: proven, and not only a bound."""
         return all(entry.exact for entry in self.moves)
+
+    @property
+    def mate(self) -> int | None:
+        """A proven win or loss in moves, signed as UCI's ``score mate N``
+        (:func:`gametree.values.mate_in`): ``3`` when the player to move mates in 3 of its
+        moves, ``-2`` when it is mated after 2 moves of the other; ``None`` when the result
+        is not a proven win or loss scored by distance."""
+        if self.outcome not in ("win", "loss") or not self.by_distance or self.chance:
+            return None
+        return mate_in(self.value)
 
     def _flags(self, *, root: bool) -> tuple[bool, bool]:
         """``(exhaustive, complete)`` for the words of a value of this result.
@@ -457,6 +469,14 @@ class Iteration(Generic[M]):
     def proven(self) -> bool:
         """True if this iteration proves the game's result from the root."""
         return self.outcome is not None
+
+    @property
+    def mate(self) -> int | None:
+        """This iteration's proven win or loss in moves, signed as UCI's ``score mate N``
+        (:attr:`SearchResult.mate`); ``None`` when it proves none."""
+        if self.outcome not in ("win", "loss") or self.plies is None:
+            return None
+        return mate_in(self.value)
 
 
 @dataclass(frozen=True, slots=True)

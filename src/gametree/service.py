@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from .algorithms import ALGORITHMS, ENGINE
 from .engine.engine import Engine
 from .game import Game, TooDeepError, check_line, search_too_deep
+from .limits import StopSignal
 from .options import OptionError, SearchOptions, tier_refusal
 from .pool import POOL as _POOL
 from .pool import Engines
@@ -165,13 +166,19 @@ def _books() -> Callable[[Game[Any, Any]], Probe[Any, Any] | None]:
 
 def iterate(game: Game[S, M], state: S | None = None, options: SearchOptions | None = None, *,
             tracer: Tracer[S, M] | None = None, database: Probe[S, M] | None = None,
-            **changes: Any) -> Iterator[Iteration[M]]:
+            stop: StopSignal | None = None, **changes: Any) -> Iterator[Iteration[M]]:
     """Search ``state`` one depth after another, yielding a report after each completed depth.
 
     The caller owns the clock and the decision to stop: just stop iterating. Without a depth,
     time or node budget it goes on until the result is proven. On the compiled tier the
     reports come between its iterations, as on the Python tier. ``database``: as for
     :func:`search`; where it knows the answer, that is the one report (proven, zero nodes).
+
+    ``stop`` (a :class:`threading.Event`, or any :class:`~gametree.limits.StopSignal`): set
+    from another thread, it ends the search — the Python tier's engine within a few thousand
+    nodes, in the middle of an iteration after the first; the compiled tier and the reference
+    algorithms after their running iteration. The reports so far stand (the last is the
+    deepest completed iteration's, or an unfinished one's that proved a better move).
     """
     options = _with_changes(options, changes)
     root = game.initial_state() if state is None else state
@@ -179,7 +186,7 @@ def iterate(game: Game[S, M], state: S | None = None, options: SearchOptions | N
         found = _probe(game, database, root, options, tracer)
         if found is not None:
             return iter((_database_report(found),))
-    return _plan(game, options, tracer).iterate(root, None)
+    return _plan(game, options, tracer).iterate(root, None, stop)
 
 
 def _database_report(found: SearchResult[M]) -> Iteration[M]:
@@ -285,22 +292,23 @@ class SearchSession(Generic[S, M]):
             self._let_go()
 
     def iterate(self, state: S | None = None, *, tracer: Tracer[S, M] | None = None,
+                stop: StopSignal | None = None,
                 **changes: Any) -> Generator[Iteration[M], None, None]:
-        """A report per depth, as :func:`iterate` gives. The iterator holds the session from
-        its first report until it is finished or closed (``close()``; see "One call at a
-        time" above); the session's database, if any, is probed first."""
+        """A report per depth, as :func:`iterate` gives (``stop`` too). The iterator holds
+        the session from its first report until it is finished or closed (``close()``; see
+        "One call at a time" above); the session's database, if any, is probed first."""
         options = _with_changes(self.options, changes) if changes else self.options
         root = self.game.initial_state() if state is None else state
         plan = _plan(self.game, options, tracer)
         mine: list[weakref.ref[Generator[Iteration[M], None, None]]] = []
-        reports = self._reports(plan, root, options, tracer, mine)
+        reports = self._reports(plan, root, options, tracer, mine, stop)
         mine.append(weakref.ref(reports))  # weak: an abandoned iterator is freed at once
         return reports
 
     def _reports(self, plan: _Plan[S, M], root: S, options: SearchOptions,
                  tracer: Tracer[S, M] | None,
                  mine: list[weakref.ref[Generator[Iteration[M], None, None]]],
-                 ) -> Generator[Iteration[M], None, None]:
+                 stop: StopSignal | None) -> Generator[Iteration[M], None, None]:
         """The generator :meth:`iterate` returns (``mine`` refers to it, so that
         :meth:`close` can close it while it is paused)."""
         self._hold("iterate")
@@ -309,7 +317,7 @@ class SearchSession(Generic[S, M]):
             found = None
             if self.database is not None or options.book:
                 found = _probe(self.game, self.database, root, options, tracer)
-            reports = (plan.iterate(root, self) if found is None
+            reports = (plan.iterate(root, self, stop) if found is None
                        else iter((_database_report(found),)))
             for report in reports:
                 self._paused = mine[0]
@@ -441,8 +449,9 @@ class _Plan(Generic[S, M]):
         """One search of ``root`` (with the session's engines, if any)."""
         raise NotImplementedError
 
-    def iterate(self, root: S, session: SearchSession[S, M] | None) -> Iterator[Iteration[M]]:
-        """A report per depth."""
+    def iterate(self, root: S, session: SearchSession[S, M] | None,
+                stop: StopSignal | None = None) -> Iterator[Iteration[M]]:
+        """A report per depth, until ``stop`` is set (see :func:`iterate`)."""
         raise NotImplementedError
 
 
@@ -480,7 +489,8 @@ class _EnginePlan(_Plan[S, M]):
         finally:
             self._give_back(engine)
 
-    def iterate(self, root: S, session: SearchSession[S, M] | None) -> Iterator[Iteration[M]]:
+    def iterate(self, root: S, session: SearchSession[S, M] | None,
+                stop: StopSignal | None = None) -> Iterator[Iteration[M]]:
         options = self.options
         if options.weak:
             raise ValueError("a weak solve gives one answer, not a report per depth")
@@ -488,7 +498,8 @@ class _EnginePlan(_Plan[S, M]):
         try:
             yield from engine.iterate(
                 root, depth=options.depth, time=options.time, nodes=options.nodes,
-                exact_root=options.exact_root, seed=options.seed, tracer=self.tracer)
+                exact_root=options.exact_root, seed=options.seed, tracer=self.tracer,
+                stop=stop)
         finally:
             if session is None:
                 self._give_back(engine)
@@ -557,10 +568,10 @@ class _ReferencePlan(_Plan[S, M]):
         depth = last.depth if totals.stopped_by is not None else options.depth
         return replace(result, stats=replace(totals, seconds=last.seconds), depth=depth)
 
-    def iterate(self, root: S, session: SearchSession[S, M] | None) -> Iterator[Iteration[M]]:
+    def iterate(self, root: S, session: SearchSession[S, M] | None,
+                stop: StopSignal | None = None) -> Iterator[Iteration[M]]:
         totals = SearchStats(iterations=0)
-        for _result, report in self._deepening(root, totals):
-            yield report
+        return _until(stop, (report for _result, report in self._deepening(root, totals)))
 
     def _deepening(self, root: S, totals: SearchStats) -> Iterator[tuple[SearchResult[M],
                                                                            Iteration[M]]]:
@@ -611,7 +622,8 @@ class _CompiledPlan(_Plan[S, M]):
         finally:
             self.engines.put(engine)
 
-    def iterate(self, root: S, session: SearchSession[S, M] | None) -> Iterator[Iteration[M]]:
+    def iterate(self, root: S, session: SearchSession[S, M] | None,
+                stop: StopSignal | None = None) -> Iterator[Iteration[M]]:
         options = self.options
         if options.weak:
             raise ValueError("a weak solve gives one answer, not a report per depth")
@@ -625,10 +637,28 @@ class _CompiledPlan(_Plan[S, M]):
                                   form=self.form, root=root)
 
         if session is not None:
-            yield from reports(session._compiled_engine(self), False)
+            yield from _until(stop, reports(session._compiled_engine(self), False))
             return
         with self.engines.engine() as engine:
-            yield from reports(engine, True)
+            yield from _until(stop, reports(engine, True))
+
+
+def _until(stop: StopSignal | None,
+           reports: Iterator[Iteration[M]]) -> Iterator[Iteration[M]]:
+    """``reports`` until ``stop`` is set, for the searches that test it only between their
+    iterations (the compiled tier's, the reference algorithms' deepening)."""
+    if stop is None:
+        yield from reports
+        return
+    try:
+        for report in reports:
+            yield report
+            if stop.is_set():
+                return
+    finally:
+        close = getattr(reports, "close", None)
+        if close is not None:
+            close()
 
 
 def _table_bits(options: SearchOptions) -> int:

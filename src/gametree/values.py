@@ -126,6 +126,25 @@ def plies_to_result(value: Value) -> int | None:
     return None
 
 
+def mate_in(value: Value) -> int | None:
+    """A proven win or loss (distance scoring) as a mate in moves, signed as UCI's ``score
+    mate N`` is: ``N > 0`` when the side the value is seen from mates in ``N`` of its own
+    moves (a win in ``2N - 1`` plies), ``-N`` when it is mated after ``N`` moves of the other
+    side (a loss in ``2N`` plies); ``None`` for any other value."""
+    plies = plies_to_result(value)
+    if plies is None:
+        return None
+    return (plies + 1) // 2 if value > 0 else -(plies // 2)
+
+
+def mate_text(mate: int) -> str:
+    """A mate in words: ``mate in 3`` (the side to move mates), ``mated in 2`` (it is mated),
+    ``mated`` (it is mated already: 0)."""
+    if mate > 0:
+        return f"mate in {mate}"
+    return f"mated in {-mate}" if mate < 0 else "mated"
+
+
 def classify(
     value: Value, *, by_distance: bool, exhaustive: bool
 ) -> tuple[Outcome | None, int | None]:

@@ -40,6 +40,7 @@ from . import (
     replaying,
     searching,
     serving,
+    uci,
 )
 from .parser import CliParser
 from .position import with_record_game
@@ -70,6 +71,7 @@ def build_parser() -> CliParser:
     database.add_commands(subparsers)
     new.add_command(subparsers)
     matching.add_command(subparsers)
+    uci.add_command(subparsers)
     return parser
 
 

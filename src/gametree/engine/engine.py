@@ -27,6 +27,7 @@ from ..game import ChanceError, Game, check_root, search_too_deep
 from ..limits import (
     NO_LIMITS,
     Limits,
+    StopSignal,
     limits_of,
     proven_moves,
     settled,
@@ -56,7 +57,7 @@ from .chance import ChancePruning, deepen_chance, run_chance
 from .line import principal_variation
 from .ordering import MoveOrder
 from .root import RootSearch
-from .search import Searcher, SearchStopped, estimate_of
+from .search import FIRST_CHECK_EVERY, Searcher, SearchStopped, check_interval, estimate_of
 from .table import (
     COMPLETE,
     EXACT,
@@ -115,9 +116,12 @@ class _PythonRun(RootSearch[S, M]):
 
     def __init__(self, root: S, player: int, limits: Limits, exact: bool, seed: int | None,
                  searcher: Any, tracer: Tracer[S, M], started: float, deadline: float | None,
-                 iterative: bool, key: Hashable, weak: bool) -> None:
+                 iterative: bool, key: Hashable, weak: bool,
+                 signal: StopSignal | None = None) -> None:
         RootSearch.__init__(self, root, player, searcher.negamax, tracer)
         self.limits = limits
+        self.signal = signal
+        """The caller's stop signal (``None``: none)."""
         self.exact = exact
         self.seed = seed
         self.searcher = searcher
@@ -209,6 +213,7 @@ class Engine(Generic[S, M]):
         exact_root: bool = False,
         seed: int | None = None,
         tracer: Tracer[S, M] | None = None,
+        stop: StopSignal | None = None,
     ) -> Generator[Iteration[M], None, None]:
         """Search ``state`` (default: the initial state), yielding a report per depth.
 
@@ -218,14 +223,22 @@ class Engine(Generic[S, M]):
         if that unfinished iteration had already proved a better move than the previous one,
         a last report with ``finished=False`` says so.
 
+        ``stop`` (a :class:`threading.Event`, or any :class:`~gametree.limits.StopSignal`)
+        lets another thread end the search while an iteration runs, as a budget would, but
+        from the first node on: the reports end within a couple of milliseconds of search
+        after the signal (:attr:`last_stop` then says ``"stop"``), with none at all when it
+        came before the first iteration completed — the caller that needs a move then picks
+        one itself. A game with chance stops between iterations only.
+
         ``exact_root`` searches every root move with a full window (each move's value exact,
         as ``analyze`` needs); ``seed`` breaks ties between equally good moves at random and
         implies it. ``tracer`` receives every step (a slower search path).
         """
         if self.game.has_chance:
-            return self._chance_iterations(state, depth, time, nodes, exact_root, seed, tracer)
+            return self._chance_iterations(state, depth, time, nodes, exact_root, seed, tracer,
+                                           stop)
         run = self._start(state, limits_of(depth, nodes, time), exact_root, seed, tracer,
-                          self.iterative is not False, False)
+                          self.iterative is not False, False, stop)
         return self._iterations(run)
 
     def search(
@@ -299,7 +312,8 @@ class Engine(Generic[S, M]):
 
     def _chance_iterations(self, state: S | None, depth: int | None, time: float | None,
                            nodes: int | None, exact_root: bool, seed: int | None,
-                           tracer: Tracer[S, M] | None) -> Generator[Iteration[M], None, None]:
+                           tracer: Tracer[S, M] | None, stop: StopSignal | None,
+                           ) -> Generator[Iteration[M], None, None]:
         """:meth:`iterate` for a game with chance: a report per depth of player moves."""
         root = self.game.initial_state() if state is None else state
         started = clock.perf_counter()
@@ -317,6 +331,9 @@ class Engine(Generic[S, M]):
                             table_entries=result.stats.table_entries,
                             table_hits=result.stats.table_hits, complete=result.complete,
                             outcome=result.outcome, plies=result.plies)
+            if stop is not None and stop.is_set():
+                self.last_stop = "stop"
+                return
 
     def analyze(self, state: S | None = None, **limits: Any) -> SearchResult[M]:
         """Like :meth:`search` with ``exact_root``: every root move's exact value."""
@@ -343,7 +360,8 @@ class Engine(Generic[S, M]):
     # -- one search --------------------------------------------------------------------------
 
     def _start(self, state: S | None, limits: Limits, exact_root: bool, seed: int | None,
-               tracer: Tracer[S, M] | None, iterative: bool, weak: bool) -> _PythonRun[S, M]:
+               tracer: Tracer[S, M] | None, iterative: bool, weak: bool,
+               stop: StopSignal | None = None) -> _PythonRun[S, M]:
         if seed is not None and (seed.__class__ is bool or not isinstance(seed, int)):
             raise ValueError(f"seed must be an integer or None, got {seed!r}")
         root = self.game.initial_state() if state is None else state
@@ -375,7 +393,7 @@ class Engine(Generic[S, M]):
         started = clock.perf_counter()
         deadline = None if limits.time is None else started + limits.time
         return _PythonRun(root, player, limits, exact_root or seed is not None, seed, searcher,
-                          trace, started, deadline, iterative, root_key, weak)
+                          trace, started, deadline, iterative, root_key, weak, stop)
 
     def _iterations(self, run: _PythonRun[S, M]) -> Generator[Iteration[M], None, None]:
         try:
@@ -415,10 +433,16 @@ class Engine(Generic[S, M]):
         target = UNLIMITED if limits.depth is None else limits.depth
         tally = searcher.tally
         before = (0, 0, 0, 0, 0)  # the searcher was reset: nothing counted yet
+        if run.signal is not None:  # the stop signal holds from the first node on
+            searcher.limit(None, None, run.signal, FIRST_CHECK_EVERY)
         for depth in self._depths(run, target):
             if run.iterations:
-                if run.iterations == 1:  # the first iteration always ends: it gives a move
-                    searcher.limit(limits.nodes, run.deadline)
+                if run.iterations == 1:  # the budgets spare the first iteration: a move
+                    # Checked often enough for the game's speed (slow nodes: more often).
+                    first = run.last
+                    assert first is not None
+                    searcher.limit(limits.nodes, run.deadline, run.signal,
+                                   check_interval(first.nodes, first.seconds))
                 before = tally()
             try:
                 self._search_root(run, depth)
@@ -428,7 +452,8 @@ class Engine(Generic[S, M]):
                 run.stop = "depth"  # as deep as Python can search: the deepest completed answers
                 return
             except SearchStopped as stopped:
-                run.stop = "time" if stopped.reason == "time" else "nodes"
+                run.stop = "time" if stopped.reason == "time" else \
+                    "stop" if stopped.reason == "stop" else "nodes"
                 partial = self._partial_report(run, depth)
                 if partial is not None:
                     run.last = partial
@@ -444,6 +469,8 @@ class Engine(Generic[S, M]):
                         by_distance=self.by_distance),
                 run.deadline is not None and soft_deadline_passed(
                     run.started, run.deadline, clock.perf_counter()))
+            if run.stop is None and run.signal is not None and run.signal.is_set():
+                run.stop = "stop"
             if run.stop is not None:
                 break
 
@@ -605,8 +632,8 @@ class Engine(Generic[S, M]):
         reached = report.depth if run.completed is None else run.completed.depth
         if stop == "proven" and (requested is None or report.depth < requested):
             moves = proven_moves(moves, report.best_move, report.value)
-        stopped: Literal["time", "nodes"] | None = \
-            stop if stop in ("time", "nodes") else None
+        stopped: Literal["time", "nodes", "stop"] | None = \
+            stop if stop in ("time", "nodes", "stop") else None
         # Positional arguments, in the fields' order: keywords cost a microsecond here.
         # (counters: nodes, leaves, evaluations, cutoffs, first cut-offs, probes, hits, ...)
         stats = SearchStats(counters[0], counters[1], counters[2], counters[3], counters[4],

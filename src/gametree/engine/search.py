@@ -35,7 +35,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable
 from math import inf, nextafter
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..game import Game
 from ..values import HEURISTIC_LIMIT, PROVEN, WIN, Value, checked_heuristic
@@ -52,11 +52,35 @@ from .table import (
     proven_bound,
 )
 
+if TYPE_CHECKING:
+    from ..limits import StopSignal
+
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
 
 CHECK_EVERY = 1024
-"""Nodes between two looks at the clock (about a millisecond of search or less)."""
+"""Nodes between two looks at the clock (about a millisecond of search or less in a game with
+cheap moves); the engine checks more often in a game whose nodes are slow
+(:func:`check_interval`)."""
+
+CHECK_SECONDS = 0.002
+"""The longest stretch of search between two looks at the clock and the stop signal, in a
+game whose nodes are slow (a chess position through python-chess costs tens of
+microseconds: 1024 of them would let a search overrun its deadline by tens of
+milliseconds)."""
+
+
+FIRST_CHECK_EVERY = 16
+"""Nodes between two looks at the stop signal in a search's first iteration, before its speed
+is known (a look costs a fraction of a node, and 16 chess nodes a millisecond or two)."""
+
+
+def check_interval(nodes: int, seconds: float) -> int:
+    """Nodes between two checks of the budgets for a search that visited ``nodes`` in
+    ``seconds``: about :data:`CHECK_SECONDS` worth, at most :data:`CHECK_EVERY`."""
+    if seconds <= 0:
+        return CHECK_EVERY
+    return max(1, min(CHECK_EVERY, int(nodes / seconds * CHECK_SECONDS)))
 
 Negamax = Callable[[Any, int, int, int, Value, Value], Value]
 """The signature of the search function: ``(state, player, ply, depth, alpha, beta)``."""
@@ -69,7 +93,8 @@ table look-ups; ``cuts``: nodes the depth limit cut; ``guesses``: heuristic esti
 
 
 class SearchStopped(Exception):  # noqa: N818 -- a signal that a budget ran out, not an error
-    """Raised inside a search when its node or time budget runs out.
+    """Raised inside a search when its node or time budget runs out, or its stop signal is
+    set.
 
     Nothing is half-written when it propagates: the table is only written when a node's
     search has finished, so the table stays consistent and the engine reusable.
@@ -78,7 +103,7 @@ class SearchStopped(Exception):  # noqa: N818 -- a signal that a budget ran out,
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-        """``"nodes"`` or ``"time"``: which budget ran out."""
+        """``"nodes"`` or ``"time"``: which budget ran out; ``"stop"``: the stop signal."""
 
 
 def estimate_of(game: Game[Any, Any], state: Any) -> Value:
@@ -89,6 +114,13 @@ def estimate_of(game: Game[Any, Any], state: Any) -> Value:
 def key_function(game: Game[Any, Any]) -> Callable[[Any], Hashable] | None:
     """``game.key`` if the game overrides it, else ``None`` (the state is its own key)."""
     return game.key if type(game).key is not Game.key else None
+
+
+def noisy_function(game: Game[Any, Any]) -> Callable[[Any], Any] | None:
+    """``game.noisy_moves`` if the game overrides it (it is searched with a quiescence search
+    at the depth limit), else ``None`` (a state at the depth limit is valued by ``evaluate``)."""
+    return game.noisy_moves if getattr(type(game), "noisy_moves", Game.noisy_moves) \
+        is not Game.noisy_moves else None
 
 
 class Searcher(Generic[S, M]):
@@ -102,7 +134,7 @@ class Searcher(Generic[S, M]):
     negamax: Negamax
     counters: Callable[[], tuple[int, ...]]
     tally: Callable[[], tuple[int, int, int, int, int]]
-    limit: Callable[[int | None, float | None], None]
+    limit: Callable[[int | None, float | None, StopSignal | None, int], None]
     reset: Callable[[int, bool], None]
 
     def __init__(  # noqa: PLR0915 -- one closure, so that the inner loop's names are local
@@ -115,6 +147,7 @@ class Searcher(Generic[S, M]):
         to_move = game.to_move
         evaluate = game.evaluate
         key_of = key_function(game)
+        noisy = noisy_function(game)
         hint = order.hint
         use_killers = order.use_killers
         killers = order.killers
@@ -135,9 +168,11 @@ class Searcher(Generic[S, M]):
         next_check = CHECK_EVERY
         node_limit: int | None = None
         deadline: float | None = None
+        stop: StopSignal | None = None
+        every = CHECK_EVERY
 
         def check() -> None:
-            """Called every :data:`CHECK_EVERY` nodes and at the node limit: stop if due."""
+            """Called every ``every`` nodes and at the node limit: stop if due."""
             nonlocal next_check, nodes
             if node_limit is not None and nodes > node_limit:
                 nodes -= 1  # this node will not be searched
@@ -145,14 +180,19 @@ class Searcher(Generic[S, M]):
             if deadline is not None and time.perf_counter() >= deadline:
                 nodes -= 1
                 raise SearchStopped("time")
-            next_check = nodes + CHECK_EVERY
+            if stop is not None and stop.is_set():
+                nodes -= 1
+                raise SearchStopped("stop")
+            next_check = nodes + every
             if node_limit is not None and next_check > node_limit + 1:
                 next_check = node_limit + 1
 
-        def limit(max_nodes: int | None, until: float | None) -> None:
-            """Stop after ``max_nodes`` nodes in all, or at ``until`` (``time.perf_counter``)."""
-            nonlocal node_limit, deadline, next_check
-            node_limit, deadline = max_nodes, until
+        def limit(max_nodes: int | None, until: float | None, signal: StopSignal | None,
+                  interval: int) -> None:
+            """Stop after ``max_nodes`` nodes in all, at ``until`` (``time.perf_counter``), or
+            once ``signal`` is set, looking every ``interval`` nodes (:func:`check_interval`)."""
+            nonlocal node_limit, deadline, next_check, stop, every
+            node_limit, deadline, stop, every = max_nodes, until, signal, interval
             next_check = nodes + 1
 
         def estimate(state: Any, player: int) -> Value:
@@ -164,6 +204,45 @@ class Searcher(Generic[S, M]):
             if not usable:
                 checked_heuristic(value)  # raises the reference's ValueError
             return -value if player else value
+
+        def quiesce(state: Any, player: int, ply: int, alpha: Value, beta: Value) -> Value:
+            """The quiescence search of a state at the depth limit (a game with noisy moves):
+            ``player`` may stand pat on the game's estimate or play a noisy move, whose
+            children are searched the same way; fail-soft. Every position it values counts as
+            a node, a leaf and an evaluation."""
+            nonlocal nodes, leaves, evaluations
+            best = estimate(state, player)
+            if best >= beta:
+                return best
+            if best > alpha:  # noqa: PLR1730 -- cheaper than max()
+                alpha = best
+            child_ply = ply + 1
+            for move in noisy(state):  # type: ignore[misc]
+                child = play(state, move)
+                mover = to_move(child)
+                nodes += 1
+                if nodes >= next_check:
+                    check()
+                leaves += 1
+                utility = outcome(child)
+                if utility is not None:  # seen from ``player``, as negamax would give it
+                    if player:
+                        utility = -utility
+                    value = utility if not by_distance else WIN - child_ply if utility > 0 \
+                        else child_ply - WIN if utility < 0 else 0
+                else:
+                    evaluations += 1
+                    if mover == player:
+                        value = quiesce(child, mover, child_ply, alpha, beta)
+                    else:
+                        value = -quiesce(child, mover, child_ply, -beta, -alpha)
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        if value >= beta:
+                            break
+                        alpha = value
+            return best
 
         def negamax(  # noqa: PLR0915 -- the inner loop, kept in one piece for speed
             state: Any, player: int, ply: int, depth: int, alpha: Value, beta: Value,
@@ -194,6 +273,8 @@ class Searcher(Generic[S, M]):
                 evaluations += 1
                 guesses += 1
                 cuts += 1
+                if noisy is not None:
+                    return quiesce(state, player, ply, alpha, beta)
                 return estimate(state, player)
 
             tt_move = None
@@ -397,13 +478,13 @@ class Searcher(Generic[S, M]):
             is an exact solve (its probes then take every complete entry)."""
             nonlocal nodes, leaves, evaluations, cutoffs, first_cutoffs, hits, stores, kept
             nonlocal researches, cuts, guesses, deepest, horizons, generation, node_limit
-            nonlocal deadline, next_check, solving
+            nonlocal deadline, next_check, solving, stop, every
             nodes = leaves = evaluations = cutoffs = first_cutoffs = 0
             hits = stores = kept = researches = cuts = guesses = deepest = horizons = 0
             generation = new_generation
             solving = exact_solve
-            node_limit = deadline = None
-            next_check = CHECK_EVERY
+            node_limit = deadline = stop = None
+            next_check = every = CHECK_EVERY
 
         def count_root() -> None:
             """Count the root itself as a visited node (the root loop lives in the engine)."""

@@ -15,13 +15,13 @@ from __future__ import annotations
 import time
 from collections.abc import Hashable, Sequence
 from math import inf, nextafter
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..game import Game
 from ..trace import Role, Tracer, leaf_kind
 from ..values import WIN, Value, for_player, terminal_value
 from .ordering import MoveOrder
-from .search import COUNTERS, SearchStopped, estimate_of, key_function
+from .search import COUNTERS, SearchStopped, estimate_of, key_function, noisy_function
 from .table import (
     BOUND_MASK,
     COMPLETE,
@@ -36,6 +36,9 @@ from .table import (
     proven_bound,
     to_table,
 )
+
+if TYPE_CHECKING:
+    from ..limits import StopSignal
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
@@ -54,9 +57,11 @@ class TracedSearcher(Generic[S, M]):
         self.trace = tracer
         self.root_player = root_player
         self.key_of = key_function(game)
+        self.noisy = noisy_function(game)
         self.count: dict[str, int] = dict.fromkeys(COUNTERS, 0)
         self.node_limit: int | None = None
         self.deadline: float | None = None
+        self.stop: StopSignal | None = None
         self.solving = False
         """True for an exact solve (its probes take every complete entry: table.answers)."""
 
@@ -71,9 +76,11 @@ class TracedSearcher(Generic[S, M]):
         count = self.count
         return count["nodes"], count["hits"], count["cuts"], count["guesses"], count["deepest"]
 
-    def limit(self, max_nodes: int | None, until: float | None) -> None:
-        """Stop after ``max_nodes`` nodes in all, or at ``until`` (``time.perf_counter``)."""
-        self.node_limit, self.deadline = max_nodes, until
+    def limit(self, max_nodes: int | None, until: float | None, stop: StopSignal | None,
+              interval: int) -> None:
+        """Stop after ``max_nodes`` nodes in all, at ``until`` (``time.perf_counter``), or once
+        ``stop`` is set (checked at every node: ``interval`` is for the fast searcher)."""
+        self.node_limit, self.deadline, self.stop = max_nodes, until, stop
 
     def count_root(self) -> None:
         """Count the root as a visited node."""
@@ -96,6 +103,8 @@ class TracedSearcher(Generic[S, M]):
             return self.finished(state, ply, role, player, utility)
         if depth <= 0:
             count["cuts"] += 1
+            if self.noisy is not None:
+                return self.quiesce(state, player, ply, role, alpha, beta)
             return self.estimated(state, ply, role, player)
         key, entry, tt_move, known = self.probe(state, role, ply, depth, alpha, beta)
         if known is not None:
@@ -235,6 +244,9 @@ class TracedSearcher(Generic[S, M]):
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             count["nodes"] -= 1
             raise SearchStopped("time")
+        if self.stop is not None and self.stop.is_set():
+            count["nodes"] -= 1
+            raise SearchStopped("stop")
 
     def finished(self, state: S, ply: int, role: Role, player: int, utility: Value) -> Value:
         """The value of a finished game for ``player``."""
@@ -254,6 +266,61 @@ class TracedSearcher(Generic[S, M]):
         value = for_player(estimate_of(self.game, state), player)
         self.trace.leaf(state, ply, role, value, "heuristic")
         return value
+
+    def quiesce(self, state: S, player: int, ply: int, role: Role, alpha: Value,
+                beta: Value, *, horizon: bool = True) -> Value:
+        """The quiescence search of a state at the depth limit (``horizon``) or below it, as
+        the fast loop does it: stand pat on the estimate, or play a noisy move (the game's
+        ``noisy_moves``) and search its child the same way."""
+        assert self.noisy is not None
+        count = self.count
+        if horizon:
+            return self._quiesce_horizon(state, player, ply, role, alpha, beta)
+        count["evaluations"] += 1
+        best = for_player(estimate_of(self.game, state), player)
+        self.trace.leaf(state, ply, role, best, "heuristic")
+        return self._noisy_moves(state, player, ply, role, alpha, beta, best)
+
+    def _quiesce_horizon(self, state: S, player: int, ply: int, role: Role, alpha: Value,
+                         beta: Value) -> Value:
+        best = self.estimated(state, ply, role, player)
+        return self._noisy_moves(state, player, ply, role, alpha, beta, best)
+
+    def _noisy_moves(self, state: S, player: int, ply: int, role: Role, alpha: Value,
+                     beta: Value, best: Value) -> Value:
+        """Search the noisy moves after standing pat on ``best``; fail-soft."""
+        assert self.noisy is not None
+        if best >= beta:
+            return best
+        alpha = max(alpha, best)
+        for move in self.noisy(state):
+            self.trace.try_move(state, ply, role, move)
+            child = self.game.play(state, move)
+            mover = self.game.to_move(child)
+            child_role = self.role(mover)
+            self.visit()
+            self.count["leaves"] += 1
+            utility = self.game.outcome(child)
+            if utility is not None:
+                value = terminal_value(for_player(utility, player), ply + 1,
+                                       by_distance=self.by_distance)
+                self.trace.leaf(child, ply + 1, child_role,
+                                value if mover == player else -value,
+                                leaf_kind(utility, self.root_player))
+            elif mover == player:
+                value = self.quiesce(child, mover, ply + 1, child_role, alpha, beta,
+                                     horizon=False)
+            else:
+                value = -self.quiesce(child, mover, ply + 1, child_role, -beta, -alpha,
+                                      horizon=False)
+            self.trace.scored(state, ply, role, move, value, alpha, beta)
+            if value > best:
+                best = value
+                if value > alpha:
+                    if value >= beta:
+                        break
+                    alpha = value
+        return best
 
     def store(self, key: Hashable, entry: Any, ply: int, depth: int, alpha: Value, beta: Value,
               best: Value, best_move: M | None, *, complete: bool, heuristic: bool,

@@ -44,7 +44,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..game import Game, IllegalMoveError
 from ..registry import GameOption, GameSpec
+from ..result import SearchResult
 from ..values import Value
+from ..view import Grid, Mark, MoveSpot, View
 
 if TYPE_CHECKING:
     import chess as pychess
@@ -82,6 +84,9 @@ PHASE_WEIGHTS = (0, 0, 1, 1, 2, 4, 0)
 FULL_PHASE = 24
 """The phase of the starting position (4 minor pieces, 4 rooks x 2, 2 queens x 4): all middle
 game. Phase 0 (kings and pawns) is all end game."""
+
+GLYPHS = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟", strict=True))
+"""The pieces' glyphs by python-chess's symbols (White's in capitals)."""
 
 ORDER_VALUES = (0, 1, 3, 3, 5, 9, 10)
 """Piece values for move ordering (most valuable victim, least valuable attacker)."""
@@ -253,6 +258,26 @@ class ChessState:
             state = state.parent
         return state
 
+    def __copy__(self) -> ChessState:
+        return ChessState(self.board.copy(stack=False), self.parent, self.move,
+                          (self.middle, self.end, self.phase))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChessState:
+        # The states before it are values nobody changes: a copy shares them (copying them
+        # too would copy the whole game at every position).
+        return self.__copy__()
+
+    def __reduce__(self) -> tuple[Any, tuple[str, tuple[str, ...]]]:
+        # Pickled as a position and the moves since the last capture or pawn move (those
+        # that repetitions are counted in), not as the whole chain of states before it.
+        moves: list[str] = []
+        state = self
+        while state.parent is not None and state.move is not None and \
+                len(moves) < self.board.halfmove_clock:
+            moves.append(state.move.uci())
+            state = state.parent
+        return restored, (state.board.fen(), tuple(reversed(moves)))
+
     def _identity(self) -> tuple[int, int]:
         return state_key(self), self.board.halfmove_clock
 
@@ -297,6 +322,16 @@ def repetitions(state: ChessState) -> int:
     return repeats
 
 
+def restored(fen: str, moves: Sequence[str]) -> ChessState:
+    """The state after ``moves`` (UCI) from the position ``fen``: how a pickled
+    :class:`ChessState` is read back."""
+    chess = chess_module()
+    state = chess_state(chess.Board(fen))
+    for text in moves:
+        state = advance(state, chess.Move.from_uci(text))
+    return state
+
+
 def state_key(state: ChessState) -> int:
     """:meth:`ChessGame.key` of ``state``, worked out once."""
     key = state._key
@@ -308,6 +343,60 @@ def state_key(state: ChessState) -> int:
 
 FIVEFOLD = 4
 """A position on the board for the fifth time (seen four times before) ends the game drawn."""
+
+
+def advance(state: ChessState, move: pychess.Move) -> ChessState:
+    """The state after ``move`` (legal in ``state``), its evaluation sums updated from
+    ``state``'s (:meth:`ChessGame.play`)."""
+    board = state.board
+    start, target = move.from_square, move.to_square
+    piece = board.piece_type_at(start)
+    colour = board.turn
+    mine, theirs = MIDDLE[colour], MIDDLE[not colour]
+    mine_end, theirs_end = END[colour], END[not colour]
+    middle, end, phase = state.middle, state.end, state.phase
+    middle -= mine[piece][start]  # type: ignore[index]
+    end -= mine_end[piece][start]  # type: ignore[index]
+    placed = move.promotion or piece
+    middle += mine[placed][target]  # type: ignore[index]
+    end += mine_end[placed][target]  # type: ignore[index]
+    if move.promotion:
+        phase += PHASE_WEIGHTS[move.promotion]
+    captured = board.piece_type_at(target)
+    if captured:
+        middle -= theirs[captured][target]
+        end -= theirs_end[captured][target]
+        phase -= PHASE_WEIGHTS[captured]
+    elif piece == PAWN and target == board.ep_square:
+        taken = target - 8 if colour else target + 8
+        middle -= theirs[PAWN][taken]
+        end -= theirs_end[PAWN][taken]
+    elif piece == KING and (target - start == 2 or start - target == 2):
+        rook_from, rook_to = (start + 3, start + 1) if target > start else \
+            (start - 4, start - 1)
+        middle += mine[ROOK][rook_to] - mine[ROOK][rook_from]
+        end += mine_end[ROOK][rook_to] - mine_end[ROOK][rook_from]
+    child = board.copy(stack=False)
+    child.push(move)
+    return ChessState(child, state, move, (middle, end, phase))
+
+
+def state_outcome(state: ChessState) -> Value | None:
+    """``None`` while the game goes on; +1 if White has mated, -1 if Black has, 0 for a draw
+    that needs no claim (stalemate, insufficient material, the 75-move rule, fivefold
+    repetition); worked out once (:meth:`ChessGame.outcome`)."""
+    known = state._outcome
+    if known is not False:
+        return known
+    ended = state.board.outcome()  # its stack is one move: no repetition shows there
+    if ended is not None:
+        value: Value | None = 0 if ended.winner is None else 1 if ended.winner else -1
+    elif state.board.halfmove_clock >= 2 * FIVEFOLD and repetitions(state) >= FIVEFOLD:
+        value = 0
+    else:
+        value = None
+    state._outcome = value
+    return value
 
 
 def chess_state(board: pychess.Board) -> ChessState:
@@ -350,60 +439,18 @@ class ChessGame(Game[ChessState, "pychess.Move"]):
         """The legal moves in python-chess's order; none once the game is over."""
         moves = state._moves
         if moves is None:
-            moves = [] if self.outcome(state) is not None else list(state.board.legal_moves)
+            moves = [] if state_outcome(state) is not None else list(state.board.legal_moves)
             state._moves = moves
         return moves
 
     def play(self, state: ChessState, move: pychess.Move) -> ChessState:
-        """The position after ``move``, its evaluation sums updated from ``state``'s."""
-        board = state.board
-        start, target = move.from_square, move.to_square
-        piece = board.piece_type_at(start)
-        colour = board.turn
-        mine, theirs = MIDDLE[colour], MIDDLE[not colour]
-        mine_end, theirs_end = END[colour], END[not colour]
-        middle, end, phase = state.middle, state.end, state.phase
-        middle -= mine[piece][start]  # type: ignore[index]
-        end -= mine_end[piece][start]  # type: ignore[index]
-        placed = move.promotion or piece
-        middle += mine[placed][target]  # type: ignore[index]
-        end += mine_end[placed][target]  # type: ignore[index]
-        if move.promotion:
-            phase += PHASE_WEIGHTS[move.promotion]
-        captured = board.piece_type_at(target)
-        if captured:
-            middle -= theirs[captured][target]
-            end -= theirs_end[captured][target]
-            phase -= PHASE_WEIGHTS[captured]
-        elif piece == PAWN and target == board.ep_square:
-            taken = target - 8 if colour else target + 8
-            middle -= theirs[PAWN][taken]
-            end -= theirs_end[PAWN][taken]
-        elif piece == KING and (target - start == 2 or start - target == 2):
-            rook_from, rook_to = (start + 3, start + 1) if target > start else \
-                (start - 4, start - 1)
-            middle += mine[ROOK][rook_to] - mine[ROOK][rook_from]
-            end += mine_end[ROOK][rook_to] - mine_end[ROOK][rook_from]
-        child = board.copy(stack=False)
-        child.push(move)
-        return ChessState(child, state, move, (middle, end, phase))
+        """The position after ``move`` (:func:`advance`)."""
+        return advance(state, move)
 
     def outcome(self, state: ChessState) -> Value | None:
         """``None`` while the game goes on; +1 if White has mated, -1 if Black has, 0 for a
-        draw that needs no claim (stalemate, insufficient material, the 75-move rule,
-        fivefold repetition)."""
-        known = state._outcome
-        if known is not False:
-            return known
-        ended = state.board.outcome()  # its stack is one move: no repetition shows there
-        if ended is not None:
-            value: Value | None = 0 if ended.winner is None else 1 if ended.winner else -1
-        elif state.board.halfmove_clock >= 2 * FIVEFOLD and repetitions(state) >= FIVEFOLD:
-            value = 0
-        else:
-            value = None
-        state._outcome = value
-        return value
+        draw that needs no claim (:func:`state_outcome`)."""
+        return state_outcome(state)
 
     def evaluate(self, state: ChessState) -> Value:
         """Material and piece-square tables, tapered between middle and end game, in
@@ -433,7 +480,7 @@ class ChessGame(Game[ChessState, "pychess.Move"]):
     def noisy_moves(self, state: ChessState) -> Sequence[pychess.Move]:
         """The moves the quiescence search plays at the horizon: captures and promotions to a
         queen, most valuable victim first."""
-        if self.outcome(state) is not None:
+        if state_outcome(state) is not None:
             return ()
         chess = self._chess
         board = state.board
@@ -462,7 +509,7 @@ class ChessGame(Game[ChessState, "pychess.Move"]):
         chess = self._chess
         board = state.board
         wanted = text.strip()
-        if self.outcome(state) is not None:
+        if state_outcome(state) is not None:
             raise IllegalMoveError("the game is over: there is no move to play")
         if re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", wanted):
             move = chess.Move.from_uci(wanted)
@@ -503,6 +550,30 @@ class ChessGame(Game[ChessState, "pychess.Move"]):
         rows.append(board.fen())
         return "\n".join(rows)
 
+    def view(self, state: ChessState, last: pychess.Move | None = None) -> View:
+        """The board as a grid of piece glyphs (``♔`` .. ``♟``), rank 8 at the top, ranks and
+        files labelled, turned for Black (``flippable``); the FEN as its caption; the legal
+        moves in SAN as a list; the last move's squares marked."""
+        board = state.board
+
+        def glyph(square: int) -> str:
+            piece = board.piece_at(square)
+            return "" if piece is None else GLYPHS[piece.symbol()]
+
+        cells = tuple(tuple(glyph(rank * 8 + file) for file in range(8))
+                      for rank in range(7, -1, -1))
+        moves = () if state_outcome(state) is not None else tuple(
+            MoveSpot(text, label=f"play {text}")
+            for text in (self.format_move(state, move) for move in self.moves(state)))
+        marks = () if last is None else tuple(
+            Mark((7 - (square >> 3), square & 7), "last")
+            for square in (last.from_square, last.to_square))
+        return View(kind="grid", text=self.render(state), moves=moves, marks=marks,
+                    caption=board.fen(), flippable=True,
+                    grid=Grid(cells, pieces=(GLYPHS["K"], GLYPHS["k"]),
+                              row_labels=tuple(str(rank) for rank in range(8, 0, -1)),
+                              column_labels=tuple("abcdefgh"), column_labels_below=True))
+
     def compiled_form(self) -> CompiledForm[ChessState, pychess.Move] | None:
         """Chess has none: the compiled tier refuses it with :data:`NO_KERNEL`."""
         from ..compiled.kernel import KernelError  # noqa: PLC0415 - only when asked
@@ -527,8 +598,10 @@ def move_scores(chess: Any, board: pychess.Board, moves: Sequence[pychess.Move])
 
     Checks are found cheaply: a move can only give check if its piece attacks the king from
     its target square (found from the squares that attack the king, worked out once), or if
-    it leaves a line through the king (a discovered check), or castles, promotes or takes en
-    passant; only those are asked of python-chess (``Board.gives_check``)."""
+    it leaves the only square between the king and a rook, bishop or queen of the mover's (a
+    discovered check), or castles, promotes or takes en passant; only the last three are
+    asked of python-chess (``Board.gives_check``), and a move leaving such a square only if
+    it stays on the line."""
     piece_type_at = board.piece_type_at
     king = board.king(not board.turn)
     occupied = board.occupied
@@ -540,9 +613,18 @@ def move_scores(chess: Any, board: pychess.Board, moves: Sequence[pychess.Move])
                     | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
         checking = [0, chess.BB_PAWN_ATTACKS[not board.turn][king],
                     chess.BB_KNIGHT_ATTACKS[king], diagonal, straight, diagonal | straight, 0]
-        lines = (chess.BB_DIAG_ATTACKS[king][0] | chess.BB_RANK_ATTACKS[king][0]
-                 | chess.BB_FILE_ATTACKS[king][0])
+        ours = board.occupied_co[board.turn]
+        snipers = ours & (
+            (chess.BB_RANK_ATTACKS[king][0] | chess.BB_FILE_ATTACKS[king][0])
+            & (board.rooks | board.queens)
+            | chess.BB_DIAG_ATTACKS[king][0] & (board.bishops | board.queens))
+        between_of = chess.between
+        for sniper in chess.scan_reversed(snipers):
+            between = between_of(king, sniper) & occupied
+            if between and not between & (between - 1) and between & ours:
+                lines |= between  # the one piece between: moving it off the line checks
     gives_check = board.gives_check
+    rays = chess.BB_RAYS[king] if king is not None else ()
     ep_square = board.ep_square
     scores = []
     for move in moves:
@@ -560,10 +642,30 @@ def move_scores(chess: Any, board: pychess.Board, moves: Sequence[pychess.Move])
         if promotion == QUEEN:
             score += PROMOTION_SCORE
         if king is not None and (checking[promotion or piece] >> target & 1 or (
-                (lines >> start & 1 or special) and gives_check(move))):
+                lines >> start & 1 and not rays[start] >> target & 1) or (
+                special and gives_check(move))):
             score += CHECK_SCORE
         scores.append(score)
     return scores
+
+
+def pgn_text(state: ChessState, headers: dict[str, str] | None = None) -> str:
+    """The game that led to ``state`` in PGN: the moves played from the position the game was
+    set up in (its FEN in the ``FEN`` and ``SetUp`` headers when it is not the standard
+    start), the result once the game is over, and ``headers`` (``{"White": "gametree"}``)."""
+    chess_module()  # the one-line error when python-chess is missing
+    import chess.pgn  # noqa: PLC0415 - optional, as the rest of python-chess here
+
+    board = chess.Board(state.start().fen)
+    for move in state.line():
+        board.push(move)
+    game = chess.pgn.Game.from_board(board)
+    outcome = state_outcome(state)
+    game.headers["Result"] = "*" if outcome is None else "1-0" if outcome > 0 else \
+        "0-1" if outcome < 0 else "1/2-1/2"
+    for name, value in (headers or {}).items():
+        game.headers[name] = value
+    return str(game)
 
 
 def read_fen(fen: str) -> pychess.Board:
@@ -598,6 +700,13 @@ def split_moves(text: str) -> list[str]:
     return words
 
 
+def mate_json(game: Game[Any, Any], state: Any, result: SearchResult[Any]) -> dict[str, Any]:
+    """The JSON field chess adds beside ``value``: ``mate``, the proven win or loss in moves
+    signed as UCI's ``score mate N`` (:attr:`SearchResult.mate`: 3 = the side to move mates
+    in 3, -2 = it is mated in 2), ``null`` when none is proven."""
+    return {"mate": result.mate}
+
+
 def build(fen: str | None = None) -> ChessGame:
     """The ``chess`` game from its command-line options."""
     return ChessGame(fen)
@@ -613,4 +722,5 @@ SPEC = GameSpec(
                    str, None, metavar="FEN"),
     ),
     split_moves=split_moves,
+    extra_json=mate_json,
 )
