@@ -10,7 +10,7 @@ import chess
 import chess.polyglot
 import pytest
 
-from gametree import SearchOptions, search
+from gametree import SearchOptions, SearchSession, search
 from gametree.game import Game, IllegalMoveError
 from gametree.games.chess import (
     CAPTURE_SCORE,
@@ -281,3 +281,19 @@ def test_a_game_is_written_in_pgn_and_its_movetext_read_back() -> None:
     written = pgn_text(play_moves(from_fen, ["Ra8#"]))
     assert f'[FEN "{MATE_IN_ONE}"]' in written and '[SetUp "1"]' in written
     assert written.rstrip().endswith("1. Ra8# 1-0")
+
+
+class QuickChess(ChessGame):
+    """Chess whose searches without a budget get a fifth of a second."""
+
+    search_time = 0.2
+
+
+def test_a_search_of_the_start_without_a_budget_stops_on_the_game_s_time() -> None:
+    game = QuickChess()
+    result = search(game)
+    assert result.stats.stopped_by == "time" and result.best_move is not None
+    with SearchSession(game) as session:
+        assert session.search().stats.stopped_by == "time"
+    # a budget of the caller's own wins: here a depth
+    assert search(game, depth=1).stats.stopped_by is None

@@ -11,7 +11,9 @@ Run from the repository: ``python tests/data/make_chess_mates.py [STOCKFISH [SEE
 found is also printed (``game N: mate in K: FEN``); ``--from-logs LOG...`` writes the file from
 such printed lines instead (Stockfish checks each again and gives its ``bm``): the file in the
 repository joins the positions of two runs, seeds 24 and 25 (the second with up to 22 pieces
-for a mate in three), stopped once they had found enough.
+for a mate in three), stopped once they had found enough. Stockfish's moves at 20 ms each
+depend on the machine's speed, so a run finds other positions than these; each position
+stands on its own, proven by Stockfish (tests/test_chess_mates.py checks it again).
 """
 
 from __future__ import annotations
