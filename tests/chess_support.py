@@ -4,7 +4,6 @@ tests/data/chess_mates.epd."""
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,25 +12,16 @@ import chess
 import chess.engine
 import pytest
 
-STOCKFISH_PATHS = ("/usr/games/stockfish",)
-"""Where Debian's ``stockfish`` package puts the engine (not on PATH), besides ``PATH``."""
+from gametree.arena.players import find_stockfish
 
 MATES = Path(__file__).parent / "data" / "chess_mates.epd"
 """The mate set: EPD records with ``dm`` (mate in N) and ``bm`` (a mating first move)."""
 
 
-def stockfish_path() -> str | None:
-    """The Stockfish binary: on ``PATH``, else Debian's place; ``None`` if there is none."""
-    found = shutil.which("stockfish")
-    if found is not None:
-        return found
-    return next((path for path in STOCKFISH_PATHS if os.access(path, os.X_OK)), None)
-
-
 def need_stockfish() -> str:
     """The Stockfish binary; skips the test saying how to get it, or fails in CI (which
     installs it: .ci/run)."""
-    path = stockfish_path()
+    path = find_stockfish()
     if path is None:
         missing = "Stockfish is not installed (apt-get install stockfish)"
         if os.environ.get("CI") == "true":

@@ -27,7 +27,6 @@ from gametree.arena.openings import (
 from gametree.arena.players import (
     SpecError,
     chess_board,
-    find_stockfish,
     parse_engine,
     parse_engines,
 )
@@ -38,6 +37,8 @@ from gametree.arena.stats import Sprt
 from gametree.cli import main
 from gametree.options import OptionError
 from gametree.plugins import PATHS_VARIABLE
+
+from .chess_support import need_stockfish
 
 PYTHON_TIER = "tier=python"
 """Tic-tac-toe's engines search on the Python tier here: no kernel to compile."""
@@ -344,7 +345,7 @@ def test_plotting_without_matplotlib_says_how_to_get_it(monkeypatch: pytest.Monk
 
 
 def test_stockfish_is_found_or_skipped() -> None:
-    found = _stockfish()
+    found = need_stockfish()
     config = parse_engine(f"uci={found},skill=0,time=0.05,name=sf")
     assert config.uci == found
     assert dict(config.uci_options) == {"Skill Level": 0}
@@ -355,21 +356,11 @@ def test_stockfish_is_found_or_skipped() -> None:
         parse_engine("uci=/nonexistent/engine,time=1")
 
 
-def _stockfish() -> str:
-    """Debian's stockfish, or a skip (a failure under CI, which installs it)."""
-    found = find_stockfish()
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("stockfish is not installed; CI installs Debian's stockfish package")
-        pytest.skip("stockfish is not installed (Debian's package: /usr/games/stockfish)")
-    return found
-
-
 @pytest.mark.slow  # starts Stockfish for each game and plays chess to the end
 def test_a_chess_match_against_stockfish(tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("chess", reason="chess needs python-chess (the 'chess' extra)")
-    found = _stockfish()
+    found = need_stockfish()
     save = tmp_path / "chess.jsonl"
     assert main(["match", "chess", "--engine", "depth=1,name=gametree",
                  "--engine", f"uci={found},skill=0,depth=1,name=sf", "--games", "2",
