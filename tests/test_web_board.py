@@ -434,6 +434,31 @@ def test_book_positions_are_shown_exact_from_the_book_and_other_values_with_thei
         books.forget()
 
 
+def test_the_7x6_opening_is_shown_exact_from_the_shipped_book_with_no_search(
+        browser: Any, desktop: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The book shipped in the package (Connect Four 7x6 to 4 plies), as a user's server finds
+    # it: the analyse and play pages show its exact values, and no position is searched.
+    monkeypatch.setenv(books.BOOKS_ENV, str(books.PACKAGE_BOOKS))
+    books.forget()
+    try:
+        with running_server(create_app(ServerLimits(workers=1), prepare=())) as url:
+            for moves in ("", "4", "4 4 3"):
+                answer = api(url, "analyze", {"game": "connect4", "moves": moves})
+                assert (answer["source"], answer["stats"]["nodes"]) == ("book", 0), moves
+                assert {entry["reading"] for entry in answer["moves"]} == \
+                    {"exact, from the opening book"}, moves
+            browser.get(f"{url}/analyse?game=connect4&moves=")
+            wait_for(lambda: browser.find_element("id", "values-words").text)
+            assert browser.find_element("id", "values-words").text.startswith(
+                "Values: exact, from the opening book")
+            browser.get(f"{url}/play/connect4?values=1")
+            wait_for(lambda: browser.find_element("id", "values-words").text)
+            assert browser.find_element("id", "values-words").text.startswith(
+                "Values: exact, from the opening book")
+    finally:
+        books.forget()
+
+
 @pytest.mark.parametrize(("text", "fault"), [
     ("[1, 2]", "it is not a JSON object"),
     ('{"format": "pgn"}', '"format" is "pgn", not "gametree-record"'),
