@@ -63,8 +63,9 @@ class Level:
     """The chance of a uniformly random move instead."""
 
     def describe(self) -> str:
-        """The level in a few words: ``level 4: 2 plies deep, temperature 0.18, 16% random
-        moves``, ``level 10: full strength``."""
+        """The level in a few words: ``level 1: 1 ply deep, temperature 2, 70% random moves``,
+        ``level 4: full depth, temperature 0.44, 11.5% random moves``, ``level 10: full
+        strength``."""
         if self.number == PERFECT:
             return f"level {self.number}: full strength"
         reach = "full depth" if self.depth is None else \
