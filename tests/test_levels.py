@@ -3,6 +3,7 @@ in the terminal's opponent and the web's move job alike; level 10 beats level 1.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -19,16 +20,22 @@ from gametree.web.limits import ServerLimits
 from gametree.web.requests import Models, move_job
 
 
-def test_the_levels_grow_stronger_in_every_way() -> None:
-    numbers = sorted(LEVELS)
-    assert numbers == list(range(1, 11))
-    depths = [LEVELS[n].depth or 99 for n in numbers]
-    assert depths == sorted(depths)
-    assert [LEVELS[n].temperature for n in numbers] == sorted(
-        (LEVELS[n].temperature for n in numbers), reverse=True)
-    assert [LEVELS[n].mistake_rate for n in numbers] == sorted(
-        (LEVELS[n].mistake_rate for n in numbers), reverse=True)
+def test_each_level_is_stronger_than_the_one_below_in_every_way() -> None:
+    assert sorted(LEVELS) == list(range(1, 11))
+    ladder = [LEVELS[number] for number in sorted(LEVELS)]
+    for lower, higher in pairwise(ladder):
+        reach = [99 if plies is None else plies for plies in (lower.depth, higher.depth)]
+        assert reach[1] >= reach[0], (lower, higher)  # never shallower
+        assert higher.temperature < lower.temperature, (lower, higher)
+        assert higher.mistake_rate < lower.mistake_rate, (lower, higher)
     assert (LEVELS[PERFECT].temperature, LEVELS[PERFECT].mistake_rate) == (0, 0)
+
+
+def test_level_8_outplays_level_2_at_tic_tac_toe() -> None:
+    game = registry.make("tictactoe")
+    score = series(game, lambda seed: (SearchOpponent(level=2, seed=seed, tier="python"),
+                                       SearchOpponent(level=8, seed=seed, tier="python")), 12)
+    assert score.mean < 0.3 and score.wins < score.losses, score  # level 2's score
 
 
 @pytest.mark.parametrize("bad", [0, 11, True, 2.5, "3"])
@@ -39,10 +46,22 @@ def test_a_level_out_of_range_is_refused(bad: Any) -> None:
 
 def test_appeal_puts_wins_losses_and_estimates_on_one_footing() -> None:
     quick, slow = MoveValue(0, WIN - 1), MoveValue(1, WIN - 9)
-    lost, guess, draw = MoveValue(2, -(WIN - 3)), MoveValue(3, 4), MoveValue(4, 0)
-    values = [appeal(entry, scale=4) for entry in (quick, slow, guess, draw, lost)]
+    lost, draw = MoveValue(2, -(WIN - 3)), MoveValue(4, 0)
+    good, poor = MoveValue(3, 4, depth=3), MoveValue(5, 1, depth=3)
+    values = [appeal(entry, top=4, spread=3) for entry in (quick, slow, good, draw, poor, lost)]
     assert values == sorted(values, reverse=True)
-    assert values[2] == 0.5 and values[3] == 0 and -1 < values[4] < -0.9
+    assert values[2] == 0 and values[4] == -0.5 and -1 < values[5] < -0.9
+
+
+def test_appeal_counts_only_the_differences_between_estimates() -> None:
+    # A search cut at an odd depth shifts every estimate alike (the mover's stone last): the
+    # odds between the moves must not change with it.
+    values = [0, 1, 3]
+    for shift in (0, 4, -7):
+        entries = [MoveValue(move, value + shift, depth=3) for move, value in enumerate(values)]
+        estimates = [value + shift for value in values]
+        top, spread = max(estimates), max(estimates) - min(estimates)
+        assert [appeal(entry, top, spread) for entry in entries] == [-0.5, -1 / 3, 0]
 
 
 def test_the_same_seed_plays_the_same_moves_and_level_10_the_search_s_own() -> None:
@@ -57,8 +76,8 @@ def test_the_same_seed_plays_the_same_moves_and_level_10_the_search_s_own() -> N
     assert len(set(picks)) > 1  # level 1 varies from seed to seed
     result, choice = choose(state, PERFECT, searched, seed=5)
     assert choice.how == "best" and result.best_move == searched().best_move
-    low, low_choice = choose(state, 3, searched, seed=1)
-    assert low.depth == 2 and low_choice.level.number == 3  # level 3 looks 2 plies ahead
+    low, low_choice = choose(state, 1, searched, seed=1)
+    assert low.depth == 1 and low_choice.level.number == 1  # level 1 looks 1 ply ahead
 
 
 def test_level_10_never_loses_to_level_1_at_tic_tac_toe() -> None:

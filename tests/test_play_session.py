@@ -375,7 +375,7 @@ def test_a_level_s_move_is_explained_and_hint_stays_at_full_strength() -> None:
     for seed in range(6):
         _, out = play(game, "hint\nB\nquit\n", human=0,
                       opponent=SearchOpponent(level=1, seed=seed))
-        assert "(level 1: 1 ply deep, temperature 0.5, 40% random moves;" in out
+        assert "(level 1: 1 ply deep, temperature 2, 70% random moves;" in out
         assert "heuristic, depth 1: level 1 looks 1 ply ahead" in out  # its reply's view
         assert "Hint: play B (for you: 3, exact;" in out  # full strength, whatever the level
         seen.add(out.split("Engine (MIN) plays ")[1][0])

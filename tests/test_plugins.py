@@ -11,6 +11,7 @@ kernel compile, a server and a browser); the tests of names, paths and broken pl
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -28,9 +29,16 @@ from typing import Any
 import pytest
 
 from gametree import registry
-from gametree.plugins import PATHS_VARIABLE, as_spec, signature_options, spec_at
+from gametree.plugins import (
+    PATHS_VARIABLE,
+    as_spec,
+    share_added_games,
+    signature_options,
+    spec_at,
+)
 from gametree.registry import GameSpec, UnknownGameError
 from tests.cli_support import gametree, run
+from tests.served_game import SPEC as SERVED_SPEC
 from tests.served_game import Kayles
 
 # The fixture browser comes from web_support: its name is a parameter here.
@@ -377,6 +385,68 @@ def test_serve_takes_games_by_file_path_several_times(tmp_path: Path) -> None:
         answer = _api(base, "solve", {"game": "kayles", "options": {"pins": 5}})
         assert answer["outcome"] == "win"
         assert _api(base, "solve", {"game": "countdown"})["best_move"] is not None
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
+
+
+# -- a game register()ed in a program that then runs the command line -------------------------
+
+WRAPPER = """
+import dataclasses
+import sys
+
+from gametree.cli import main
+from gametree.registry import register
+from tests.served_game import SPEC as SERVED
+
+SPEC = dataclasses.replace(SERVED, name="wrapped-kayles")
+
+if __name__ == "__main__":  # the workers import this file by its path: this part never runs
+    register(SPEC)
+    sys.exit(main())
+"""
+
+
+@pytest.mark.usefixtures("own_registry")
+def test_a_registered_game_bound_to_a_name_is_named_for_the_workers() -> None:
+    registry.register(SERVED_SPEC)
+    share_added_games()
+    assert os.environ[PATHS_VARIABLE].split(";") == ["tests.served_game:SPEC"]
+
+
+@pytest.mark.usefixtures("own_registry")
+def test_a_registered_game_no_name_reaches_is_refused_naming_the_ways() -> None:
+    from gametree.web.app import create_app  # noqa: PLC0415 - the server's own imports
+
+    registry.register(dataclasses.replace(SERVED_SPEC, name="unbound-kayles"))
+    with pytest.raises(UnknownGameError) as refused:
+        create_app()
+    message = str(refused.value)
+    assert message.startswith("the game 'unbound-kayles' was added by register() in this "
+                              "process only")
+    for way in ("SPEC = GameSpec(...)", "--game path/to/file.py:NAME", "gametree.games",
+                "$GAMETREE_GAMES"):
+        assert way in message
+    assert os.environ[PATHS_VARIABLE] == ""
+
+
+@pytest.mark.slow
+def test_serve_from_a_wrapper_script_offers_its_registered_game(tmp_path: Path) -> None:
+    wrapper = tmp_path / "wrapper.py"
+    wrapper.write_text(WRAPPER)
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, str(wrapper), "serve", "--port", str(port), "--workers", "1"],
+        env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=tmp_path)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: urllib.request.urlopen(f"{base}/api/games", timeout=5).status == 200)
+        with urllib.request.urlopen(f"{base}/api/games", timeout=5) as response:
+            assert "wrapped-kayles" in [game["name"] for game in json.load(response)]
+        answer = _api(base, "solve", {"game": "wrapped-kayles", "options": {"pins": 5}})
+        assert answer["outcome"] == "win"  # found by the worker, which imported wrapper.py
     finally:
         server.terminate()
         server.communicate(timeout=30)

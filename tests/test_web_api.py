@@ -162,13 +162,13 @@ def test_engine_reply_plays_the_best_move_and_shows_the_position(client: TestCli
 @pytest.mark.slow  # the workshop's test (test_levels.py) covers the job in the core suite
 def test_engine_reply_at_a_level_says_how_it_chose(client: TestClient) -> None:
     leaves = "win loss draw win loss loss draw draw 3 -2 5 1 0 4 -1 2"
-    body = {"game": "tree", "options": {"leaves": leaves}, "level": 2, "seed": 7}
+    body = {"game": "tree", "options": {"leaves": leaves}, "level": 1, "seed": 7}
     got = client.post("/api/move", json=body).json()
     again = client.post("/api/move", json=body).json()
     assert got["best_move"] == again["best_move"]  # the seed makes the level's draw repeat
-    assert got["level"]["level"] == 2 and got["level"]["depth"] == 1
+    assert got["level"]["level"] == 1 and got["level"]["depth"] == 1
     assert got["level"]["how"] in ("best", "sampled", "blunder")
-    assert got["depth"] == 1  # level 2 looks one ply ahead
+    assert got["depth"] == 1  # level 1 looks one ply ahead
     refused = client.post("/api/move", json={"game": "tree", "level": 0})
     assert refused.status_code == 422 and "level" in refused.json()["detail"]
 

@@ -1,7 +1,8 @@
 """Opponents with a level: 1 (a beginner) to 10 (perfect play), the same on every front-end.
 
-A level below 10 values every legal move with a search cut at the level's depth (the game's
-heuristic beyond it), then chooses among them as a person of that strength might:
+A level below 10 values every legal move with a search (level 1 looks one ply ahead, with the
+game's heuristic beyond; levels 2 to 9 search as far as level 10 does), then chooses among
+them as a person of that strength might:
 
 * with the level's **mistake rate** it plays a move drawn uniformly at random (a blunder);
 * otherwise it draws a move from a **softmax** over the moves' values at the level's
@@ -9,10 +10,11 @@ heuristic beyond it), then chooses among them as a person of that strength might
   a merely good one.
 
 Values are put on one footing first (:func:`appeal`): a proven win is worth about 1, a proven
-loss about -1 (a quicker win a little more, a slower loss a little less), a draw 0, and the
-game's heuristic estimates are scaled into -0.5..0.5 by the largest one among the moves, so
-that the temperature means the same in every game. Level 10 is the search itself, unchanged:
-perfect play when the search reaches the end of the game.
+loss about -1 (a quicker win a little more, a slower loss a little less), a proven draw 0, and
+the game's heuristic estimates are ranked from 0 (the best estimate) down to -0.5 (the worst)
+by their differences alone, so that the temperature means the same in every game and at every
+depth. Level 10 is the search itself, unchanged: perfect play when the search reaches the end
+of the game.
 
 The draws are reproducible: with a ``seed``, the random numbers come from the seed, the level
 and the position alone, so the same seed plays the same moves in the same positions on either
@@ -61,8 +63,9 @@ class Level:
     """The chance of a uniformly random move instead."""
 
     def describe(self) -> str:
-        """The level in a few words: ``level 4: 2 plies deep, temperature 0.18, 16% random
-        moves``, ``level 10: full strength``."""
+        """The level in a few words: ``level 1: 1 ply deep, temperature 2, 70% random moves``,
+        ``level 4: full depth, temperature 0.44, 11.5% random moves``, ``level 10: full
+        strength``."""
         if self.number == PERFECT:
             return f"level {self.number}: full strength"
         reach = "full depth" if self.depth is None else \
@@ -73,20 +76,32 @@ class Level:
 
 LEVELS: dict[int, Level] = {
     level.number: level for level in (
-        Level(1, 1, 0.50, 0.40),
-        Level(2, 1, 0.30, 0.30),
-        Level(3, 2, 0.20, 0.22),
-        Level(4, 3, 0.12, 0.16),
-        Level(5, 4, 0.08, 0.11),
-        Level(6, 6, 0.05, 0.08),
-        Level(7, 8, 0.03, 0.04),
-        Level(8, 12, 0.02, 0.02),
-        Level(9, None, 0.01, 0.01),
+        Level(1, 1, 2.0, 0.70),
+        Level(2, None, 0.68, 0.21),
+        Level(3, None, 0.52, 0.15),
+        Level(4, None, 0.44, 0.115),
+        Level(5, None, 0.37, 0.085),
+        Level(6, None, 0.33, 0.06),
+        Level(7, None, 0.29, 0.045),
+        Level(8, None, 0.25, 0.03),
+        Level(9, None, 0.20, 0.015),
         Level(10, None, 0.0, 0.0),
     )
 }
-"""Every level: the depth grows, and the temperature and the mistake rate fall, as the level
-rises (docs/play.md#levels has the table and benchmarks/bench_levels.py measures it)."""
+"""Every level: as the level rises the depth never falls, and the temperature and the mistake
+rate fall at every step (docs/play.md#levels has the table, benchmarks/bench_levels.py
+measures it).
+
+Only level 1 is weakened by depth (one ply: it sees a win by its own move, not the reply). A
+search cut by a heuristic is not a stronger player the deeper it goes: at Connect Four 5x4,
+with no noise, searches 6 and 10 plies deep scored less against perfect play than searches 3
+and 7 plies deep (the centre-weight heuristic leads them into losses decided 15 plies on),
+every depth from 1 to 10 scored between 0.13 and 0.23, and a 2-ply search with noise scored
+less than level 1. Noise over the values of a search that reaches as far as level 10's is
+weaker by a steady amount at each step, in every game; so levels 2 to 9 search as far as level
+10 does, and differ in how often, and how badly, they stray from its best move (the
+temperatures and rates were set from measured scores, about 0.05 apart against level 10 at
+Connect Four 5x4)."""
 
 
 def level(number: object) -> Level:
@@ -97,17 +112,30 @@ def level(number: object) -> Level:
     return LEVELS[number]
 
 
-def appeal(entry: MoveValue[Any], scale: float) -> float:
+def appeal(entry: MoveValue[Any], top: float, spread: float) -> float:
     """A move's value on the footing the softmax compares: a proven win about 1 (a win in
-    ``p`` plies ``1 - p/200``), a proven loss about -1, a draw or a 0 estimate 0, an estimate
-    ``0.5 * value / scale`` (``scale``: the largest estimate's size among the moves)."""
+    ``p`` plies ``1 - p/200``), a proven loss about -1, a proven draw 0, and an estimate between
+    -0.5 and 0 by its place among the moves' estimates: 0 for the best (``top``), -0.5 for the
+    worst (``top - spread``), all 0 when they are equal.
+
+    Only the estimates' differences count, never their size or sign: a game's heuristic is no
+    probability of winning, and a search cut at an odd depth (the mover's own stone last)
+    shifts every estimate alike (Connect Four's by about +4), which must not change the odds.
+    """
     plies = plies_to_result(entry.value)
     if plies is not None:
         near = 1 - min(plies, 100) / 200
         return near if entry.value > 0 else -near
-    if scale <= 0:
+    if not _estimated(entry) or spread <= 0:
         return 0.0
-    return 0.5 * float(entry.value) / scale
+    return -0.5 * (top - float(entry.value)) / spread
+
+
+def _estimated(entry: MoveValue[Any]) -> bool:
+    """Whether ``entry``'s value is no win, loss or proven draw: the game's heuristic at the
+    search's depth (or, in an explicit tree or a game with chance, a number of its own)."""
+    return plies_to_result(entry.value) is None and \
+        (entry.depth is not None or entry.value != 0)
 
 
 def _rng(seed: int | None, number: int, state: object) -> random.Random:
@@ -190,11 +218,12 @@ def _softmax(entries: Sequence[MoveValue[M]], temperature: float, rng: random.Ra
     temperature is 0)."""
     if temperature <= 0:
         return best
-    scale = max((abs(float(entry.value)) for entry in entries
-                 if plies_to_result(entry.value) is None), default=0.0)
-    appeals = [appeal(entry, scale) for entry in entries]
-    top = max(appeals)
-    weights = [math.exp((value - top) / temperature) for value in appeals]
+    estimates = [float(entry.value) for entry in entries if _estimated(entry)]
+    top = max(estimates, default=0.0)
+    spread = top - min(estimates, default=0.0)
+    appeals = [appeal(entry, top, spread) for entry in entries]
+    highest = max(appeals)
+    weights = [math.exp((value - highest) / temperature) for value in appeals]
     return rng.choices([entry.move for entry in entries], weights=weights)[0]
 
 

@@ -29,7 +29,7 @@ from types import ModuleType
 from typing import Any
 
 from .game import Game
-from .registry import GameOption, GameSpec, UnknownGameError
+from .registry import GameOption, GameSpec, UnknownGameError, added_games
 
 ENTRY_POINT_GROUP = "gametree.games"
 """The entry point group a plugin declares its games in (``[project.entry-points."gametree.games"]``
@@ -287,3 +287,53 @@ def add_to_environment(path: str) -> None:
     known = [item for item in os.environ.get(PATHS_VARIABLE, "").split(";") if item]
     if path not in known:
         os.environ[PATHS_VARIABLE] = ";".join([*known, path])
+
+
+def reference_of(spec: GameSpec) -> str | None:
+    """A path that names ``spec`` in a process started afresh (:func:`spec_at`), or ``None``:
+    a module-level name bound to ``spec`` itself, in the module of its ``build`` or in the
+    program's main script (``SPEC = GameSpec(...)`` in a script run as ``python wrapper.py``
+    gives ``/abs/path/wrapper.py:SPEC``; the script's ``if __name__ == "__main__"`` part does
+    not run when a process imports it by that path)."""
+    owners = [sys.modules.get(getattr(spec.build, "__module__", None) or ""),
+              sys.modules.get("__main__")]
+    for module in owners:
+        if module is None:
+            continue
+        for name, value in list(vars(module).items()):
+            if value is spec and name.isidentifier():
+                file = getattr(module, "__file__", None)
+                if module.__name__ == "__main__" or module.__name__.startswith("_gametree_game_"):
+                    return None if file is None else f"{Path(file).resolve()}:{name}"
+                return f"{module.__name__}:{name}"
+    return None
+
+
+def share_added_games() -> None:
+    """Name in :data:`PATHS_VARIABLE` every game :func:`~gametree.registry.register` added in
+    this process, so that the processes it starts afresh (``serve``'s workers) load it too.
+
+    Raises :class:`UnknownGameError` naming the ways that work for a game no path reaches (a
+    ``GameSpec`` built inside a function, or in ``python -c``)."""
+    for spec in added_games().values():
+        reference = reference_of(spec)
+        if reference is not None:
+            add_to_environment(reference)
+        elif spec.name not in _named_in_environment():
+            raise UnknownGameError(
+                f"the game {spec.name!r} was added by register() in this process only, and "
+                f"the server's worker processes start afresh: bind its GameSpec to a name at "
+                f"the top of its module or script (SPEC = GameSpec(...)), give it with --game "
+                f"path/to/file.py:NAME, install it as a plugin (entry point group "
+                f"{ENTRY_POINT_GROUP}), or name it in ${PATHS_VARIABLE}")
+
+
+def _named_in_environment() -> set[str]:
+    """The names of the games :data:`PATHS_VARIABLE` names (those that load)."""
+    names = set()
+    for path in os.environ.get(PATHS_VARIABLE, "").split(";"):
+        try:
+            names.add(spec_at(path.strip()).name)
+        except Exception:  # a broken path is reported where it is loaded
+            continue
+    return names

@@ -159,6 +159,7 @@ def spec_at(path: str) -> GameSpec:
 
 _REGISTRY: dict[str, GameSpec] = {}
 _BROKEN: list[Any] = []
+_ADDED: dict[str, GameSpec] = {}
 
 
 def games() -> Mapping[str, GameSpec]:
@@ -187,6 +188,14 @@ def register(spec: GameSpec) -> None:
     """Add a game (a user's own, for example) so that front-ends can find it by name."""
     games()
     _REGISTRY[spec.name] = spec
+    _ADDED[spec.name] = spec
+
+
+def added_games() -> Mapping[str, GameSpec]:
+    """The games :func:`register` added in this process (and still registered under their
+    names). A process started afresh (``serve``'s workers) runs none of the code that added
+    them: :func:`gametree.plugins.share_added_games` names them for it."""
+    return {name: spec for name, spec in _ADDED.items() if games().get(name) is spec}
 
 
 def get(name: str) -> GameSpec:

@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..frontend import offered_games
+from ..plugins import share_added_games
 from .api import build_router, error
 from .jobs import Workshop
 from .limits import ServerLimits
@@ -147,7 +148,9 @@ def create_app(limits: ServerLimits | None = None, *,
     subclass or a factory, or a module or file alone whose ``SPEC`` is used
     (:func:`gametree.registry.spec_at`); the worker processes import the same paths, so a game
     defined outside the package is served and searched. ``None``: the registry's games (the
-    installed plugins included, which each worker loads too). The
+    installed plugins included, which each worker loads too; a game added by
+    :func:`~gametree.registry.register` in this process reaches the workers by the name its
+    ``GameSpec`` is bound to, :func:`gametree.plugins.share_added_games`, or is refused here). The
     request models are made now, from the search options declared now
     (:func:`gametree.frontend.options_type`).
 
@@ -159,6 +162,8 @@ def create_app(limits: ServerLimits | None = None, *,
     limits = limits or ServerLimits()
     paths = None if games is None else tuple(games)
     specs = offered_games(paths)  # a bad path is refused now, not in a worker
+    if paths is None:
+        share_added_games()  # games register()ed here, for the workers (or refused now)
     unknown = [name for name in prepare or () if name not in specs]
     if unknown:
         raise ValueError(f"cannot prepare {', '.join(unknown)}: not a game offered "
