@@ -91,6 +91,20 @@ def test_upper_bound_holds_on_four_by_four_positions() -> None:
     assert upper_bounds_on_random_positions(ConnectFour(4, 4), 44, 100, 8, 13) > 20
 
 
+@pytest.mark.parametrize("line, stones_left", [([2, 2, 2, 0, 3, 3, 2, 0, 3, 0], 6),
+                                               ([0, 3, 0, 0, 1, 0, 1, 1], 8)])
+def test_a_claimeven_loss_bound_names_the_move_of_the_loss(line: list[int],
+                                                         stones_left: int) -> None:
+    # The opponent's claimeven four is complete by the move at which its highest empty cell
+    # must be filled: before the end of the game. Here the bound is minimax's own distance.
+    game = ConnectFour(4, 4)
+    form = connect4_kernel.compiled_form(game)
+    state = play_line(game, line)
+    bound = form.kernel.python_rules()["upper_bound"](form.encode(state))
+    assert bound < 0 and -bound < stones_left
+    assert node_value(game, state, {}) == -(WIN - (-bound))
+
+
 @pytest.mark.slow  # exhaustive minimax over all 161,029 positions, in Python
 def test_upper_bound_holds_on_every_four_by_four_position() -> None:
     # An even height: claimeven bounds as well as "no four left" ones, against exhaustive
@@ -99,15 +113,18 @@ def test_upper_bound_holds_on_every_four_by_four_position() -> None:
     form = connect4_kernel.compiled_form(game)
     upper_bound = form.kernel.python_rules()["upper_bound"]
     memo: dict[Any, int] = {}
-    bounded = 0
+    bounded = early = 0
     for state in reachable(game):
         if game.outcome(state) is not None:
             continue
-        bound = upper_bound(form.encode(state))
+        encoded = form.encode(state)
+        bound = upper_bound(encoded)
         if bound != NO_UPPER_BOUND:
             bounded += 1
+            early += 0 < -bound < 16 - encoded[2]  # a loss named before the last move
             assert allowed_by(bound, node_value(game, state, memo)), state
     assert bounded > 10_000  # the hook does bound a good share of the positions
+    assert early > 100
 
 
 @pytest.mark.slow  # exhaustive minimax from positions of a 5x5 board, in Python

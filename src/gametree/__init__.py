@@ -13,7 +13,8 @@ Describe a game by implementing :class:`Game`, then search it::
 tier (the compiled engine when the game has a kernel); see :mod:`gametree.service`.
 """
 
-from .check import CheckReport, check_game
+from typing import TYPE_CHECKING, Any
+
 from .game import (
     CHANCE,
     ChanceError,
@@ -33,7 +34,25 @@ from .service import SearchSession, SessionBusyError, iterate, search, solve_bat
 from .trace import TraceEvent, Tracer, format_log
 from .values import WIN, Outcome, Value
 
+if TYPE_CHECKING:
+    from .check import CheckReport, check_game
+
 __version__ = "0.1.0"
+
+_LAZY = {"CheckReport": "check", "check_game": "check"}
+"""Names whose module is imported on first use: checking a game needs much code that a
+search does not (a third of a ``gametree solve``'s own imports)."""
+
+
+def __getattr__(name: str) -> Any:
+    """The names of :data:`_LAZY`, imported on first use."""
+    if name in _LAZY:
+        import importlib  # noqa: PLC0415 - only when a lazy name is asked for
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "CHANCE",

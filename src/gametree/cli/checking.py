@@ -11,7 +11,6 @@ import json
 import sys
 from typing import Any
 
-from ..check import check_game
 from ..registry import get
 from .parser import CliParser, add_game_commands, game_options, positive_int
 
@@ -28,6 +27,8 @@ def run_check(args: argparse.Namespace) -> int:
 
     # Kernels never call BLAS: skip numba's SciPy probe (0.3 s of start-up), as solve does.
     with without_blas_probe():
+        from ..check import check_game  # noqa: PLC0415 - heavy, and only this command uses it
+
         report = check_game(game, playouts=args.playouts, seed=args.seed,
                             max_plies=args.max_plies, compiled=args.compiled,
                             horizons=True if args.allow_horizons else None)

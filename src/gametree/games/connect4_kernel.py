@@ -74,6 +74,15 @@ def rules(*, width: int = 7, height: int = 6,
     # answers every move in the same column (claimeven) takes all of them.
     even_cells = sum(((1 << height) - 1) // 3 << (col * h1 + 1) for col in range(width))
     even_height = height % 2 == 0
+    # The cells of the lowest 2, 4, ... rows (1-based), each with the move number by which a
+    # four whose empty cells all lie in them is complete, however the game is played: then
+    # only the cells above row r of one column can still be empty (see upper_bound).
+    low_rows = tuple((sum(((1 << rows) - 1) << (col * h1) for col in range(width)),
+                      size - height + rows) for rows in range(2, height + 1, 2))
+    # Where a four may lie, by direction: the cells that start one (the other three are the
+    # next cells at ``shift``, ``2 * shift`` and ``3 * shift``).
+    window_starts = tuple((shift, board & (board >> shift) & (board >> (2 * shift))
+                           & (board >> (3 * shift))) for shift in (1, h1, height, h2))
     cutoff_plies = size - 15  # look children up in the table while this few stones are down
 
     @jit
@@ -209,19 +218,53 @@ def rules(*, width: int = 7, height: int = 6,
         return mirror(state[0] + state[1])
 
     @jit
+    def outrun(mine: int, theirs: int, mask: int) -> bool:
+        """Is every four the mover can complete within ``mine`` beaten to it by one of the
+        opponent's within ``theirs``, whose empty cells all lie below empty cells of the
+        mover's four (in their columns: filled first, whatever the order of play)? Gives up
+        (False) beyond a few of the mover's fours."""
+        empty = board ^ mask
+        seen = 0
+        for shift, starts in window_starts:
+            fours = starts & mine & (mine >> shift) & (mine >> (2 * shift)) \
+                & (mine >> (3 * shift))
+            while fours:
+                start = fours & -fours
+                fours ^= start
+                seen += 1
+                if seen > 6:
+                    return False
+                below = (start | (start << shift) | (start << (2 * shift))
+                         | (start << (3 * shift))) & empty
+                for _ in range(height - 1):  # and every cell under them in their columns
+                    below |= (below >> 1) & board
+                if not has_four(theirs & (mask | below)):
+                    return False
+        return True
+
+    @jit
     def upper_bound(state: tuple[int, int, int]) -> int:
         """A draw at best when no four can be completed any more, or (an even height, an
-        even number of stones played) when the opponent's claimeven leaves no four; a loss
-        by the end of the game when that claimeven also completes one of the opponent's."""
+        even number of stones played) when the opponent's claimeven leaves the mover no four
+        (or only fours that one of the opponent's beats, see :func:`outrun`); a loss when
+        that claimeven completes one of the opponent's: by the move at which every cell of
+        one of its fours must be filled."""
         current, mask, played = state
         empty = board ^ mask
         if even_height and played & 1 == 0:
             # The opponent answers in the column just played: it gets every even cell not
             # playable now (and the mover at most all the others).
             theirs = (current ^ mask) | (even_cells & empty & ~possible(mask))
-            if not has_four(board & ~theirs):
-                return -(size - played) if has_four(theirs) else 0
-            return NO_UPPER_BOUND
+            if has_four(board & ~theirs) and not outrun(board & ~theirs, theirs, mask):
+                return NO_UPPER_BOUND
+            if not has_four(theirs):
+                return 0
+            # The opponent's four is complete by the move at which its highest empty cell
+            # must be filled; the earliest such four decides.
+            for rows, latest in low_rows:
+                if has_four(theirs & (mask | rows)):
+                    return -(latest - played)
+            return -(size - played)
         if not has_four(current | empty):
             return 0
         return NO_UPPER_BOUND
