@@ -89,7 +89,7 @@ def test_a_game_downloaded_as_pgn_and_a_pgn_uploaded_and_pasted(
     browser.get(f"{base}/play/chess?strength=depth&level=1")
     idle(browser)
     browser.find_element("id", "upload").send_keys(str(opening))
-    wait_for(lambda: data(browser, "plies") == "5" and data(browser, "busy") == "0"
+    wait_for(lambda: (data(browser, "plies") == "5" and data(browser, "busy") == "0")
              or browser.find_element("id", "error").text)
     assert browser.find_element("id", "error").text == ""
     assert data(browser, "moves") == "e4 e5 f4 exf4 Bc4"

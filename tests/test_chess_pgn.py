@@ -8,6 +8,7 @@ import io
 import json
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import chess
 import chess.pgn
@@ -150,3 +151,46 @@ def test_a_real_process_saves_pgn_and_replays_it(tmp_path: Path) -> None:
     replayed = gametree("replay", str(save), "--depth", "1", timeout=120)
     assert replayed.returncode == 0, replayed.stderr
     assert "Move 1: White plays d4: " in replayed.stdout
+
+
+@pytest.mark.slow  # starts the server's worker pool: about a second
+def test_the_api_reads_and_writes_pgn_as_the_command_line_does() -> None:
+    from fastapi.testclient import TestClient  # noqa: PLC0415 - the web extra
+
+    from gametree.web.app import create_app  # noqa: PLC0415
+    from gametree.web.limits import ServerLimits  # noqa: PLC0415
+
+    with TestClient(create_app(ServerLimits(workers=1)), raise_server_exceptions=False) as client:
+        listed = {game["name"]: game["transcript"] for game in client.get("/api/games").json()}
+        assert listed["chess"] == {"name": "PGN", "suffix": ".pgn"} and listed["nim"] is None
+        read = client.post("/api/transcript/read", json={
+            "game": "chess", "text": f'[FEN "{MATE_IN_ONE}"]\n\n1. a1a8 *'})  # UCI too
+        assert read.status_code == 200, read.text
+        record = read.json()
+        assert (record["moves"], record["options"], record["result"]) == (
+            ["Ra8#"], {"fen": MATE_IN_ONE}, {"winner": 0, "text": "White wins"})
+        written = client.post("/api/transcript/write", json={"record": record})
+        assert written.status_code == 200, written.text
+        assert written.json()["suffix"] == ".pgn"
+        assert written.json()["text"] == transcript_text(read_record_json(record))
+        for path, body, message in [
+            ("read", {"game": "chess", "text": "1. e4 e5 2. Ke3 *"},
+             "move 2. Ke3 cannot be played (illegal SAN)"),
+            ("read", {"game": "nim", "text": "1. e4"}, "nim records are kept in JSON only"),
+            ("read", {"game": "go", "text": "1. e4"}, "unknown game 'go'"),
+            ("write", {"record": {**record, "moves": ["Ra7"]}},
+             "the record's result ('White wins') is not where its moves lead"),
+            ("write", {"record": {**record, "game": "nim", "options": {}, "moves": [],
+                                  "values": [], "result": None}},
+             "nim records are kept in JSON only"),
+        ]:
+            refused = client.post(f"/api/transcript/{path}", json=body)
+            assert refused.status_code == 400 and message in refused.json()["detail"], \
+                refused.text
+
+
+def read_record_json(document: dict[str, Any]) -> GameRecord:
+    """A record from its JSON object (as the page sends it)."""
+    from gametree.records import parse_record  # noqa: PLC0415
+
+    return parse_record(document)

@@ -370,12 +370,13 @@ def transcript_record(spec: GameSpec, text: str) -> GameRecord:
 
 def transcript_text(record: GameRecord, specs: Mapping[str, GameSpec] | None = None) -> str:
     """``record`` in its game's own format (PGN for chess); :class:`RecordError` for a game
-    that has none or a record whose moves cannot be played."""
+    that has none or a record whose moves cannot be played or do not reach its result."""
     offered = dict(games()) if specs is None else specs
     spec = offered.get(record.game)
     if spec is None:
         raise RecordError(f"the record's game {record.game!r} is not known here")
     form = _transcript(spec)
+    record_game(record, offered)  # its moves and result checked, as a reader checks them
     try:
         return form.write(record.to_json())
     except (ValueError, GameError) as error:
