@@ -107,6 +107,10 @@ def test_a_pgn_of_another_program_is_read(tmp_path: Path) -> None:
     ('[FEN "not a fen"]\n\n1. e4 *\n', "not a PGN game python-chess can read: expected 'w' "
                                        "or 'b' for turn part of fen"),
     ('[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n\n*\n', "is not a position of a game: no white king"),
+    ('[Variant "Atomic"]\n\n1. e4 *\n', "a game of Atomic: gametree's chess plays standard "
+                                          "chess only"),
+    ('[Variant "Chess960"]\n[FEN "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf '
+     '- 2 9"]\n\n9. g3 *\n', "a game of Chess960"),
 ])
 def test_a_bad_pgn_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                           text: str, message: str) -> None:

@@ -720,6 +720,10 @@ def pgn_record(text: str) -> dict[str, Any]:
     if game is None or (not text.lstrip().startswith("[") and game.end().ply() == 0):
         raise ValueError("not a PGN game: no tag pairs and no moves in it")
     headers = game.headers
+    start = game.board()
+    if type(start) is not chess.Board or start.chess960:  # a variant python-chess also reads
+        raise ValueError(f"a game of {headers.get('Variant', 'a chess variant')}: gametree's "
+                         f"chess plays standard chess only")
     fen = headers.get("FEN")
     options = {} if fen is None else {"fen": game.board().fen()}
     if fen is not None:

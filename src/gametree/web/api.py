@@ -1,4 +1,5 @@
-"""The JSON API: games, positions, solve, analyze, trace, the engine's reply, trees to draw.
+"""The JSON API: games, positions, solve, analyze, trace, the engine's reply, trees to draw,
+game records in a game's own text format (chess's PGN) read and written.
 
 Search answers are the command line's ``--json`` objects (``docs/json.md``); a trace adds
 ``log``, seed 004's log line of each event (``null`` for events the log leaves out); the
