@@ -40,7 +40,8 @@ DESCRIPTION = (
     "that has started is finished). "
     "--level 1..10 makes the engine weaker (10: its full strength). --save FILE keeps the "
     "game as a record (docs/records.md; in PGN for chess when FILE ends in .pgn), --load "
-    "FILE resumes one, --record FILE starts from one's position. When the game ends you may undo or start a new one. "
+    "FILE resumes one, --record FILE starts from one's position. When the game ends you may "
+    "undo or start a new one. "
     "Exit status: 0 when the game ends, you quit or the input ends; 130 when interrupted; "
     "2 for bad usage."
 )
