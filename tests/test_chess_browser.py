@@ -101,4 +101,11 @@ def test_a_game_downloaded_as_pgn_and_a_pgn_uploaded_and_pasted(
         "move 2. Ke3 cannot be played (illegal SAN) in "
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
     assert browser.find_elements("css selector", "#board *") == []
+    # An uploaded file that is no PGN game: named with the server's line.
+    bad = tmp_path / "bad.pgn"
+    bad.write_text("hello\n")
+    browser.find_element("id", "upload").send_keys(str(bad))
+    wait_for(lambda: browser.find_element("id", "error").text.startswith("bad.pgn"))
+    assert browser.find_element("id", "error").text == \
+        "bad.pgn: not a PGN game: no tag pairs and no moves in it"
     assert [error for error in console_errors(browser) if "400" not in error] == []

@@ -395,13 +395,14 @@ async function saveTranscript() {
   } catch (error) { fail(error); }
 }
 
-/** Load a game given in its game's own text format (PGN): the server reads it into a record. */
-async function loadTranscript(text) {
+/** Load a game given in its game's own text format (PGN), pasted or from the file `name`:
+ * the server reads it into a record. */
+async function loadTranscript(text, name = null) {
   try {
     await loadRecord(readRecord(JSON.stringify(await post("transcript/read", { game, text })), "the game"));
   } catch (error) {
     clearGame();
-    fail(error);
+    fail(name ? new Error(`${name}: ${error.message}`) : error);
   }
 }
 
@@ -459,7 +460,7 @@ async function upload() {
   if (!file) return;
   const transcript = page.transcript;
   if (transcript && file.name.toLowerCase().endsWith(transcript.suffix)) {
-    try { await loadTranscript(await file.text()); } finally { $("upload").value = ""; }
+    try { await loadTranscript(await file.text(), file.name); } finally { $("upload").value = ""; }
     return;
   }
   try {
