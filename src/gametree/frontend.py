@@ -143,13 +143,17 @@ def offered_games(paths: Sequence[str] | None = None) -> dict[str, GameSpec]:
 
 def spec_json(spec: GameSpec) -> dict[str, Any]:
     """One game as a JSON-ready dict: name, summary, move notation, whether it can be sent as
-    a JSON document (``document``: the API's ``tree`` field), and its options with their
+    a JSON document (``document``: the API's ``tree`` field), the text format of its own
+    that its records are also kept in (``transcript``: ``{"name": "PGN", "suffix": ".pgn"}``
+    or ``null``; the API's ``/api/transcript`` routes), and its options with their
     defaults (``reads_file``: the option names a file, which the API does not read)."""
     return {
         "name": spec.name,
         "summary": spec.summary,
         "notation": spec.notation,
         "document": spec.from_document is not None,
+        "transcript": None if spec.transcript is None else {
+            "name": spec.transcript.name, "suffix": spec.transcript.suffix},
         "options": [{"name": option.name, "flag": option.flag, "help": option.help,
                      "default": option_default_text(option), "reads_file": option.reads_file}
                     for option in spec.options],

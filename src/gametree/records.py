@@ -12,6 +12,11 @@ A record is a JSON object with exactly these keys::
 :class:`GameRecord` holds one; :func:`read_record` and :func:`parse_record` read and check
 one (a :class:`RecordError` says what is wrong, naming the key), :func:`write_record` writes
 one, and :func:`record_game` builds its game and plays its moves.
+
+A game may declare a text format of its own (:attr:`GameSpec.transcript`: chess's PGN): a file
+named with its suffix (``game.pgn``) is read and written in it, by :func:`read_record` and
+:func:`write_record` as by :func:`transcript_record` and :func:`transcript_text`, the one place
+that converts, for every front-end.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from typing import Any, get_args
 from .frontend import game_options
 from .game import Game, GameError
 from .levels import HIGHEST, LOWEST
-from .registry import GameOptionError, GameSpec, games, play_line
+from .registry import GameOptionError, GameSpec, Transcript, games, play_line
 from .result import SearchResult
 from .values import ValueKind, for_player, format_value
 
@@ -154,6 +159,12 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
         raise RecordError(f"{place}: not a game record (not UTF-8 text)") from None
     except OSError as error:
         raise RecordError(f"{place}: {error.strerror or error}") from None
+    spec = transcript_spec(place)
+    if spec is not None and not text.lstrip().startswith("{"):  # else another game's JSON
+        try:
+            return transcript_record(spec, text)
+        except RecordError as error:
+            raise RecordError(f"{place}: {error}") from None
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
@@ -304,15 +315,72 @@ def record_game(record: GameRecord, specs: Mapping[str, GameSpec] | None = None
 
 
 def write_record(path: str | os.PathLike[str], record: GameRecord) -> None:
-    """Write ``record`` to ``path`` (UTF-8 JSON, indented), replacing the file whole: a
+    """Write ``record`` to ``path`` (UTF-8 JSON, indented; in the game's own format when the
+    name ends in its :class:`Transcript`'s suffix: ``game.pgn``), replacing the file whole: a
     reader never sees half a record."""
     place = Path(path)
+    spec = transcript_spec(place)
+    text = transcript_text(record) if spec is not None and spec.name == record.game \
+        else json.dumps(record.to_json(), indent=1) + "\n"
     temporary = place.with_name(f".{place.name}.writing")
     try:
-        temporary.write_text(json.dumps(record.to_json(), indent=1) + "\n", encoding="utf-8")
+        temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, place)
     except OSError as error:  # named by the record's file, not the temporary one
         raise OSError(error.errno, error.strerror, os.fspath(place)) from None
+
+
+# -- a game's own text format (chess's PGN) ----------------------------------------------------
+
+
+def transcript_spec(path: str | os.PathLike[str],
+                    specs: Mapping[str, GameSpec] | None = None) -> GameSpec | None:
+    """The game whose :class:`Transcript` a file named ``path`` is in (by its suffix, any
+    case: ``game.PGN``), else ``None`` (a JSON record)."""
+    suffix = Path(path).suffix.lower()
+    offered = dict(games()) if specs is None else specs
+    return next((spec for spec in offered.values()
+                 if spec.transcript is not None and spec.transcript.suffix == suffix), None)
+
+
+def _transcript(spec: GameSpec) -> Transcript:
+    if spec.transcript is None:
+        raise RecordError(f"{spec.name} records are kept in JSON only (no text format of "
+                          f"its own)")
+    return spec.transcript
+
+
+def transcript_record(spec: GameSpec, text: str) -> GameRecord:
+    """The record of the first game in ``text``, in ``spec``'s own format (PGN): its moves
+    checked by playing them, its result where they lead, no engine values, no level.
+    :class:`RecordError` in one line for a text the format cannot read."""
+    form = _transcript(spec)
+    try:
+        fields = form.read(text)
+    except (ValueError, GameError) as error:
+        raise RecordError(str(error)) from None  # the format's reader says what and where
+    moves = list(fields["moves"])
+    record = GameRecord(game=spec.name, options=dict(fields["options"]),
+                        players=(fields["players"][0], fields["players"][1]), moves=moves,
+                        values=[None] * len(moves), date=fields.get("date") or now())
+    _, game, states = record_game(record, {spec.name: spec})
+    record.result = result_of(game, states[-1])
+    return record
+
+
+def transcript_text(record: GameRecord, specs: Mapping[str, GameSpec] | None = None) -> str:
+    """``record`` in its game's own format (PGN for chess); :class:`RecordError` for a game
+    that has none or a record whose moves cannot be played or do not reach its result."""
+    offered = dict(games()) if specs is None else specs
+    spec = offered.get(record.game)
+    if spec is None:
+        raise RecordError(f"the record's game {record.game!r} is not known here")
+    form = _transcript(spec)
+    record_game(record, offered)  # its moves and result checked, as a reader checks them
+    try:
+        return form.write(record.to_json())
+    except (ValueError, GameError) as error:
+        raise RecordError(f"cannot write the record in {form.name}: {error}") from None
 
 
 def record_line(record: GameRecord) -> str:
@@ -322,4 +390,5 @@ def record_line(record: GameRecord) -> str:
 
 __all__ = ["FORMAT", "KEYS", "VALUE_KEYS", "VERSION", "GameRecord", "RecordError",
            "options_json", "parse_record", "read_record", "record_game", "record_line",
-           "result_of", "value_entry", "write_record"]
+           "result_of", "transcript_record", "transcript_spec", "transcript_text",
+           "value_entry", "write_record"]

@@ -85,6 +85,28 @@ ExtraJson = Callable[[Game[Any, Any], Any, SearchResult[Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
+class Transcript:
+    """A text format of its own that a game's records are also read and written in (chess's
+    PGN), beside gametree's JSON record (docs/records.md). ``gametree.records`` reads and
+    writes it for every front-end: a file whose name ends in :attr:`suffix`, and the web
+    API's ``/api/transcript`` routes."""
+
+    name: str
+    """What people call the format (``PGN``)."""
+
+    suffix: str
+    """How a file in the format is named (``.pgn``), lower case."""
+
+    write: Callable[[Mapping[str, Any]], str]
+    """The text of a game record, given as its JSON object (docs/records.md)."""
+
+    read: Callable[[str], dict[str, Any]]
+    """The first game of a text as the record keys ``options``, ``players``, ``moves`` and
+    ``date`` (their JSON values); :class:`ValueError`, in one line, for a text that is not a
+    game in the format or names a move that cannot be played (saying which)."""
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A registered game: how to build it, its options and how its moves are written."""
 
@@ -119,6 +141,9 @@ class GameSpec:
     """Reads one line of a ``--moves-file`` into a moves text and the expected values it
     states, keyed like the JSON fields they predict (``{"score": 18}``). Raises ``ValueError``
     for a line it cannot read."""
+
+    transcript: Transcript | None = None
+    """A text format the game's records are also kept in (chess's PGN); ``None``: JSON only."""
 
     def result_json(self, game: Game[Any, Any], state: Any,
                     result: SearchResult[Any]) -> dict[str, Any]:

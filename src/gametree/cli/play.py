@@ -39,8 +39,9 @@ DESCRIPTION = (
     "or minimax the budget is kept by iterative deepening and is approximate (an iteration "
     "that has started is finished). "
     "--level 1..10 makes the engine weaker (10: its full strength). --save FILE keeps the "
-    "game as a record (docs/records.md), --load FILE resumes one, --record FILE starts from "
-    "one's position. When the game ends you may undo or start a new one. "
+    "game as a record (docs/records.md; in PGN for chess when FILE ends in .pgn), --load "
+    "FILE resumes one, --record FILE starts from one's position. When the game ends you may "
+    "undo or start a new one. "
     "Exit status: 0 when the game ends, you quit or the input ends; 130 when interrupted; "
     "2 for bad usage."
 )
@@ -107,7 +108,8 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
     records = parser.add_argument_group("game records (docs/records.md)")
     records.add_argument("--save", metavar="FILE",
                          help="keep the game in this record file, written after every move, "
-                              "on quit and at the end")
+                              "on quit and at the end (JSON; PGN for chess when FILE ends in "
+                              ".pgn)")
     records.add_argument("--load", metavar="FILE",
                          help="resume the game saved in this record file: its moves, sides "
                               "and level (and keep saving to it unless --save names another); "

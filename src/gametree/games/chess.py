@@ -39,11 +39,11 @@ searches it on the Python tier.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..game import Game, IllegalMoveError
-from ..registry import GameOption, GameSpec
+from ..registry import GameOption, GameSpec, Transcript
 from ..result import SearchResult
 from ..values import Value
 from ..view import Grid, Mark, MoveSpot, View
@@ -668,6 +668,109 @@ def pgn_text(state: ChessState, headers: dict[str, str] | None = None) -> str:
     return str(game)
 
 
+_UNKNOWN = "?"
+"""PGN's value of a header nobody knows."""
+
+
+def pgn_from_record(record: Mapping[str, Any]) -> str:
+    """A game record (its JSON object, docs/records.md) in PGN: the Seven Tag Roster with
+    ``Event`` ``gametree game``, the record's players as ``White`` and ``Black``, its date as
+    ``Date`` (and ``UTCDate`` and ``UTCTime``), the result the moves reach, and the start's
+    FEN in ``FEN`` and ``SetUp`` when it is not the standard one (:func:`pgn_text`). Raises
+    :class:`ValueError` for a FEN or a move that the record's game cannot play."""
+    options = record.get("options") or {}
+    game = ChessGame(options.get("fen"))
+    state = game.initial_state()
+    for text in record.get("moves", ()):
+        state = game.play(state, game.parse_move(state, text))
+    white, black = record.get("players") or (_UNKNOWN, _UNKNOWN)
+    date = str(record.get("date") or "")
+    headers = {"Event": "gametree game", "White": white, "Black": black}
+    if re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", date):
+        day = date[:10].replace("-", ".")
+        headers.update(Date=day, UTCDate=day, UTCTime=date[11:19])
+    return pgn_text(state, headers) + "\n"
+
+
+def pgn_record(text: str) -> dict[str, Any]:
+    """The first game of a PGN text as a record's ``options`` (``fen`` from its ``FEN``
+    header), ``players`` (``White`` and ``Black``; an unknown one by its colour), ``moves``
+    (SAN) and ``date`` (``UTCDate`` and ``UTCTime``, else ``Date``; ``None`` when unknown).
+    Raises :class:`ValueError` in one line for a text that holds no game, a FEN python-chess
+    cannot read, or a move that is not legal, naming it by its number (``move 3. Qxf7``)."""
+    chess_module()  # the one-line error when python-chess is missing
+    import io  # noqa: PLC0415 - only for reading a PGN
+
+    import chess.pgn  # noqa: PLC0415 - optional, as the rest of python-chess here
+
+    class Strict(chess.pgn.GameBuilder[chess.pgn.Game]):
+        """python-chess's game builder, stopping at the first error (it logs and skips)."""
+
+        def handle_error(self, error: Exception) -> None:
+            try:
+                board = self.variation_stack[-1].board()
+            except ValueError:  # the FEN header itself is at fault
+                board = None
+            raise _PgnError(error, board) from None
+
+    try:
+        game = chess.pgn.read_game(io.StringIO(text), Visitor=Strict)
+    except _PgnError as fault:
+        raise ValueError(fault.words()) from None
+    if game is None or (not text.lstrip().startswith("[") and game.end().ply() == 0):
+        raise ValueError("not a PGN game: no tag pairs and no moves in it")
+    headers = game.headers
+    start = game.board()
+    if type(start) is not chess.Board or start.chess960:  # a variant python-chess also reads
+        raise ValueError(f"a game of {headers.get('Variant', 'a chess variant')}: gametree's "
+                         f"chess plays standard chess only")
+    fen = headers.get("FEN")
+    options = {} if fen is None else {"fen": game.board().fen()}
+    if fen is not None:
+        read_fen(fen)  # a position that cannot occur is refused, as --fen refuses it
+    board = game.board()
+    moves = []
+    for move in game.mainline_moves():
+        moves.append(board.san(move))
+        board.push(move)
+    players = [name if (name := headers.get(colour, _UNKNOWN)) not in ("", _UNKNOWN)
+               else colour for colour in ("White", "Black")]
+    return {"options": options, "players": players, "moves": moves,
+            "date": _pgn_date(headers.get("UTCDate") or headers.get("Date", ""),
+                              headers.get("UTCTime", ""))}
+
+
+class _PgnError(Exception):
+    """An error python-chess met reading a PGN, with the board where it met it."""
+
+    def __init__(self, error: Exception, board: pychess.Board | None) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.board = board
+
+    def words(self) -> str:
+        """The error in one line, naming the move by its number."""
+        message = str(self.error).split(" while parsing ")[0]
+        named = re.match(r"(illegal|invalid|ambiguous) san: '([^']*)'", message)
+        if named is None or self.board is None:
+            return f"not a PGN game python-chess can read: {message}"
+        number = f"{self.board.fullmove_number}{'.' if self.board.turn else '...'}"
+        return (f"move {number} {named.group(2)} cannot be played ({named.group(1)} SAN) in "
+                f"{self.board.fen()}")
+
+
+def _pgn_date(day: str, time: str) -> str | None:
+    """A record's ``date`` from PGN's ``2026.11.27`` and ``12:15:48`` (``None`` if unknown)."""
+    if not re.fullmatch(r"\d{4}\.\d\d\.\d\d", day):
+        return None
+    clock = time if re.fullmatch(r"\d\d:\d\d:\d\d", time) else "00:00:00"
+    return f"{day.replace('.', '-')}T{clock}Z"
+
+
+PGN = Transcript("PGN", ".pgn", pgn_from_record, pgn_record)
+"""Chess's records in PGN (``gametree play chess --save game.pgn``)."""
+
+
 def read_fen(fen: str) -> pychess.Board:
     """The board a FEN describes; :class:`ValueError` saying why for text python-chess cannot
     read or a position that cannot occur in a game."""
@@ -723,4 +826,5 @@ SPEC = GameSpec(
     ),
     split_moves=split_moves,
     extra_json=mate_json,
+    transcript=PGN,
 )

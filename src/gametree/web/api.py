@@ -1,4 +1,5 @@
-"""The JSON API: games, positions, solve, analyze, trace, the engine's reply, trees to draw.
+"""The JSON API: games, positions, solve, analyze, trace, the engine's reply, trees to draw,
+game records in a game's own text format (chess's PGN) read and written.
 
 Search answers are the command line's ``--json`` objects (``docs/json.md``); a trace adds
 ``log``, seed 004's log line of each event (``null`` for events the log leaves out); the
@@ -21,12 +22,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..compiled.kernel import Kernel
 from ..frontend import games_json
+from ..records import RecordError, parse_record, transcript_record, transcript_text
 from .jobs import Job, NotCompiledError, Workshop, failure_message
 from .pool import BusyError, SearchPool, TooLongError, WorkerLostError
 from .prepare import kernel_key
 from .requests import (
     Models,
     PositionRequest,
+    TranscriptRecord,
+    TranscriptText,
     TreeRequest,
     move_job,
     position_job,
@@ -302,5 +306,33 @@ def build_router(pool: SearchPool, workshop: Workshop, models: Models) -> APIRou
         """The solve object of the engine's choice, plus ``position`` after its move."""
         return await searched(http, await checked(
             lambda r: move_job(r, specs, limits, models), body))
+
+    @router.post("/transcript/read", summary="a game record from a game's own text (PGN)",
+                 responses=INLINE_ERRORS)
+    async def read_transcript(body: TranscriptText) -> Response:
+        """The record (docs/records.md) of the first game in ``text``, in the format that
+        ``game`` declares (``GET /api/games``' ``transcript``: chess's PGN), its moves checked;
+        as the command line reads a file named ``game.pgn``."""
+        spec = specs.get(body.game)
+        if spec is None:
+            return error(400, f"unknown game {body.game!r}; games: {', '.join(specs)}")
+        try:
+            return JSONResponse(transcript_record(spec, body.text).to_json())
+        except RecordError as fault:
+            return error(400, str(fault))
+
+    @router.post("/transcript/write", summary="a game record in its game's own text (PGN)",
+                 responses=INLINE_ERRORS)
+    async def write_transcript(body: TranscriptRecord) -> Response:
+        """``{"name": "PGN", "suffix": ".pgn", "text": ...}``: the record in the format its
+        game declares, as the command line writes a file named ``game.pgn``."""
+        try:
+            record = parse_record(body.record)
+            text = transcript_text(record, specs)
+        except RecordError as fault:
+            return error(400, str(fault))
+        form = specs[record.game].transcript
+        assert form is not None  # transcript_text refuses a game without one
+        return JSONResponse({"name": form.name, "suffix": form.suffix, "text": text})
 
     return router

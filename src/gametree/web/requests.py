@@ -146,6 +146,23 @@ class PositionRequest(ApiModel):
                              examples=["4455"])
 
 
+class TranscriptText(ApiModel):
+    """A game in the text format of its own that a game declares (chess's PGN), to read as a
+    game record."""
+
+    game: StrictStr = Field(description="a game's name, as `GET /api/games` lists them; its "
+                                        "`transcript` says the format", examples=["chess"])
+    text: StrictStr = Field(description="the game in the format (the first game is read)",
+                            examples=["1. e4 e5 2. Nf3 *"])
+
+
+class TranscriptRecord(ApiModel):
+    """A game record (docs/records.md) to write in its game's own text format."""
+
+    record: dict[StrictStr, Any] = Field(description="a game record, as the play page "
+                                                     "downloads it")
+
+
 class TreeRequest(PositionRequest):
     """A position to draw as a tree: every node of an explicit tree, or a game's moves to a
     small depth."""

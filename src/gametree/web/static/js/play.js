@@ -21,7 +21,8 @@ const $ = (id) => document.getElementById(id);
 // line: bumped whenever the line changes under a running evaluation of the game.
 const page = { moves: [], ply: 0, values: [], movers: [], positions: new Map(), separator: " ", position: null,
   analysis: null, analysed: null, hint: null, busy: false, thinking: null, loading: false, analysing: false,
-  generation: 0, line: 0, evaluating: false, flipped: false, urlMoves: "", urlPly: null, players: ["first", "second"] };
+  generation: 0, line: 0, evaluating: false, flipped: false, urlMoves: "", urlPly: null, players: ["first", "second"],
+  transcript: null };
 
 const live = () => page.ply === page.moves.length;
 const prefix = (ply) => joinMoves(page.separator, page.moves.slice(0, ply));
@@ -368,14 +369,41 @@ async function evaluate() {
   finally { page.evaluating = false; $("evaluate").disabled = false; }
 }
 
-function saveRecord() {
-  if (!page.position) return;
+/** The game on the page as a record (docs/records.md), or null before its first position. */
+function pageRecord() {
+  if (!page.position) return null;
   const you = "you", engine = engineName();
   const players = human() === 0 ? [you, engine] : [engine, you];
   const level = $("strength").value === "level" ? Number($("level").value) : null;
   // The options as the server typed them (its position answer), as the terminal's record has them.
-  download(makeRecord({ game, options: page.position.options ?? optionValues($("options")), players, level, moves: page.moves,
-    values: page.values, position: page.positions.get(movesText()) || null }));
+  return makeRecord({ game, options: page.position.options ?? optionValues($("options")), players, level, moves: page.moves,
+    values: page.values, position: page.positions.get(movesText()) || null });
+}
+
+function saveRecord() {
+  const record = pageRecord();
+  if (record) download(record);
+}
+
+/** Download the game in the text format its game declares (PGN), as the server writes it. */
+async function saveTranscript() {
+  const record = pageRecord();
+  if (!record) return;
+  try {
+    const written = await post("transcript/write", { record });
+    download(record, written.text, written.suffix);
+  } catch (error) { fail(error); }
+}
+
+/** Load a game given in its game's own text format (PGN), pasted or from the file `name`:
+ * the server reads it into a record. */
+async function loadTranscript(text, name = null) {
+  try {
+    await loadRecord(readRecord(JSON.stringify(await post("transcript/read", { game, text })), "the game"));
+  } catch (error) {
+    clearGame();
+    fail(name ? new Error(`${name}: ${error.message}`) : error);
+  }
 }
 
 /** Nothing of the game left on screen (an upload failed: its error is all there is). */
@@ -430,6 +458,11 @@ async function loadRecord(record) {
 async function upload() {
   const file = $("upload").files[0];
   if (!file) return;
+  const transcript = page.transcript;
+  if (transcript && file.name.toLowerCase().endsWith(transcript.suffix)) {
+    try { await loadTranscript(await file.text(), file.name); } finally { $("upload").value = ""; }
+    return;
+  }
   try {
     await loadRecord(readRecord(await file.text(), file.name));
   } catch (error) {
@@ -485,6 +518,15 @@ async function start() {
   $("notation").textContent = `How moves are written: ${pageWords(spec.notation)}. The moves played are listed ` +
     "in the Game panel, joined as the URL's moves write them.";
   drawLegend($("legend"));
+  // A game that declares a text format of its own (chess's PGN) downloads and loads it too.
+  page.transcript = spec.transcript;
+  if (spec.transcript) {
+    $("download-transcript").textContent = spec.transcript.name;
+    $("download-transcript").hidden = false;
+    $("upload").accept += `,${spec.transcript.suffix}`;
+    $("transcript-text").placeholder = `or paste ${spec.transcript.name}`;
+    $("paste-transcript").hidden = false;
+  }
   optionFields($("options"), spec, readUrl());
   levelField();
   $("options").addEventListener("change", () => { interrupt(); cut(0); page.positions.clear(); refresh().catch(fail); });
@@ -501,6 +543,8 @@ async function start() {
   $("go-last").addEventListener("click", () => go(page.moves.length));
   $("evaluate").addEventListener("click", () => evaluate());
   $("download").addEventListener("click", saveRecord);
+  $("download-transcript").addEventListener("click", () => saveTranscript());
+  $("load-transcript").addEventListener("click", () => loadTranscript($("transcript-text").value));
   $("upload").addEventListener("change", () => upload());
   document.addEventListener("keydown", keyboard);
   const stashed = sessionStorage.getItem(STASH);

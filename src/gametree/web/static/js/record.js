@@ -29,13 +29,14 @@ export function makeRecord({ game, options, players, level, moves, values, posit
   };
 }
 
-/** Save `record` as a file (game-YYYYMMDD-HHMMSS.json). */
-export function download(record) {
-  const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+/** Save `record` as a file (game-YYYYMMDD-HHMMSS.json), or as `text` in the game's own
+ * format named with `suffix` (the server writes that text: /api/transcript/write). */
+export function download(record, text = JSON.stringify(record, null, 1), suffix = ".json") {
+  const blob = new Blob([text], { type: suffix === ".json" ? "application/json" : "text/plain" });
   const link = document.createElement("a");
   link.href = URL.createObjectURL(blob);
   const stamp = record.date.replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  link.download = `${record.game}-${stamp}.json`;
+  link.download = `${record.game}-${stamp}${suffix}`;
   document.body.append(link);
   link.click();
   link.remove();
