@@ -25,6 +25,7 @@ SHIPPED = books.PACKAGE_BOOKS / books.book_file_name("connect4", OPTIONS)
 def default_books(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The book directories a user has by default, with an empty user directory: the shipped
     books alone answer."""
+    assert SHIPPED.is_file(), f"the 7x6 book is not shipped: no {SHIPPED}"
     monkeypatch.delenv(books.BOOKS_ENV, raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     books.forget()
