@@ -90,7 +90,8 @@ def test_the_best_move_of_two_threads_is_a_best_move() -> None:
 
 @pytest.mark.parametrize("game", [MNKGame(), MNKGame(3, 4, 3), Nim((1, 3, 5, 7)),
                                   Nim((2, 3, 4), misere=True), ConnectFour(4, 4),
-                                  ConnectFour(5, 4)],
+                                  # ~25 s of two-thread solves: in the whole suite only
+                                  pytest.param(ConnectFour(5, 4), marks=pytest.mark.slow)],
                          ids=["ttt", "mnk343", "nim1357", "misere234", "c4-4x4", "c4-5x4"])
 def test_small_games_on_two_threads_agree_with_the_python_tier(game: Any) -> None:
     rng = random.Random(11)

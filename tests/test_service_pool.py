@@ -156,6 +156,7 @@ def test_the_least_recently_used_idle_engine_goes_first() -> None:
     assert other.take() is big
 
 
+@pytest.mark.slow  # 160 exact solves on four threads, Connect Four 5x4 among them: ~30 s
 def test_threads_searching_at_once_keep_the_count_true(limit: None) -> None:
     """Taking and giving back take no lock: many threads at once, with a bound that keeps a
     few engines and drops others, leave the pool's count equal to what it holds."""
