@@ -78,10 +78,10 @@ def test_the_empty_board_is_analysed_from_the_book_with_no_search(default_books:
     assert (result.source, result.stats.nodes, result.reading().words) == \
         ("book", 0, "exact, from the opening book")
     # Allis (1988): the first player wins only in the middle column; the columns beside it draw.
-    outcomes = {game.format_move(game.initial_state(), entry.move): entry.value
-                for entry in result.moves}
+    outcomes = {game.format_move(game.initial_state(), entry.move):
+                (entry.value > 0) - (entry.value < 0) for entry in result.moves}
     assert outcomes == {"1": -1, "2": -1, "3": 0, "4": 1, "5": 0, "6": -1, "7": -1}
-    assert (result.value, result.best_move, result.plies) == (1, 3, 41)
+    assert (result.outcome, result.best_move, result.plies) == ("win", 3, 41)
 
 
 @pytest.mark.slow  # twenty exact solves of 7x6 positions after four moves (seconds each)
