@@ -104,7 +104,8 @@ def run_c4(binary: Path, timeout: float) -> Run:
 def gametree_command(board: str, threads: int, moves: str | None = None) -> list[str]:
     width, height = board.split("x")
     command = [sys.executable, "-m", "gametree", "solve", "connect4", "--width", width,
-               "--height", height, "--threads", str(threads), "--json"]
+               "--height", height, "--threads", str(threads), "--json",
+               "--no-book"]  # searched, not looked up in the 7x6 book the package ships
     if moves:
         command += ["--moves", moves]
     return command

@@ -41,6 +41,7 @@ from tests.web_support import (  # noqa: F401
     quiet_console,
     running_server,
     wait_for,
+    wait_prepared,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("quiet_console")]
@@ -441,7 +442,8 @@ def test_the_7x6_opening_is_shown_exact_from_the_shipped_book_with_no_search(
     monkeypatch.setenv(books.BOOKS_ENV, str(books.PACKAGE_BOOKS))
     books.forget()
     try:
-        with running_server(create_app(ServerLimits(workers=1), prepare=())) as url:
+        with running_server(create_app(ServerLimits(workers=1), prepare=("connect4",))) as url:
+            wait_prepared(lambda: json.load(urllib.request.urlopen(f"{url}/api/status")))
             for moves in ("", "4", "4 4 3"):
                 answer = api(url, "analyze", {"game": "connect4", "moves": moves})
                 assert (answer["source"], answer["stats"]["nodes"]) == ("book", 0), moves
