@@ -222,9 +222,10 @@ def signal_soon(seconds: float) -> subprocess.Popen[bytes]:
 
 
 def search_threads() -> list[threading.Thread]:
-    """The engine's threads still alive."""
+    """The engine's search threads still alive (not the other threads of gametree a test run
+    in this process may have left idle: a web server's pools, the SIGINT watcher)."""
     return [thread for thread in threading.enumerate()
-            if thread.name.startswith("gametree-") and thread.name != "gametree-sigint"]
+            if thread.name == "gametree-search" or thread.name.startswith("gametree-helper-")]
 
 
 @needs_signals
