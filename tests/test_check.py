@@ -89,7 +89,11 @@ def test_every_built_in_game_passes(name: str) -> None:
     assert status_of(report, "values") == "skip"
 
 
-@pytest.mark.parametrize("game", [MNKGame(), ConnectFour(4, 4)], ids=["tictactoe", "connect4-4x4"])
+@pytest.mark.parametrize("game", [
+    MNKGame(),
+    # ~60 s of processor time beyond its kernel's compile (the Python tier's exact 4x4 values):
+    # in the whole suite only; tic-tac-toe checks the same code in the core.
+    pytest.param(ConnectFour(4, 4), marks=pytest.mark.slow)], ids=["tictactoe", "connect4-4x4"])
 def test_kernel_agrees_with_its_game_on_both_tiers(game: Game[Any, Any]) -> None:
     report = check_game(game, playouts=30, searches=4)
     assert report.passed, report.text()
@@ -684,9 +688,11 @@ def test_a_wrong_kernel_key_is_named_when_the_values_differ() -> None:
     assert "the same key" in found[0].message and "the number of moves" in found[0].message
 
 
+@pytest.mark.slow
 def test_compiled_values_that_differ_from_the_python_tiers_are_caught() -> None:
     # The kernel's heuristic is not the game's (the rules check says so too): the compiled
-    # engine's depth-limited values differ from the Python tier's. Compiles a small kernel.
+    # engine's depth-limited values differ from the Python tier's. Compiles a kernel no core
+    # test uses: in the whole suite only.
     report = check_game(HeapWithKernel(heap_kernel(evaluate=kernel_evaluate)))
     found = problems(report, "values")
     assert [finding.method for finding in found] == ["compiled engine"], report.text()

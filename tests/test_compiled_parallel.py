@@ -88,8 +88,11 @@ def test_the_best_move_of_two_threads_is_a_best_move() -> None:
                 assert {entry.move: entry.value for entry in two.moves} == values, moves
 
 
-@pytest.mark.parametrize("game", [MNKGame(), MNKGame(3, 4, 3), Nim((1, 3, 5, 7)),
-                                  Nim((2, 3, 4), misere=True), ConnectFour(4, 4),
+@pytest.mark.parametrize("game", [MNKGame(),
+                                  # a kernel compiled for no other core test: whole suite only
+                                  pytest.param(MNKGame(3, 4, 3), marks=pytest.mark.slow),
+                                  Nim((1, 3, 5, 7)), Nim((2, 3, 4), misere=True),
+                                  ConnectFour(4, 4),
                                   # ~25 s of two-thread solves: in the whole suite only
                                   pytest.param(ConnectFour(5, 4), marks=pytest.mark.slow)],
                          ids=["ttt", "mnk343", "nim1357", "misere234", "c4-4x4", "c4-5x4"])

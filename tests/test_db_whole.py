@@ -53,6 +53,7 @@ def test_the_compiled_and_python_retrograde_analyses_store_the_same_rows() -> No
     assert list(whole_game_rows(game, compiled_solution)) == python
 
 
+@pytest.mark.slow  # two processes, and a compile into a cache of its own
 def test_a_second_process_loads_the_compiled_retrograde_analysis_from_the_cache(
         tmp_path: Path) -> None:
     # Its numba functions are generated and cached per kernel, as the engine's are: the first

@@ -422,6 +422,7 @@ def endless_rules(jit: Callable[..., Any]) -> dict[str, Any]:
     return {"to_move": to_move, "moves": moves, "play": play, "outcome": outcome}
 
 
+@pytest.mark.slow  # compiles a kernel no other test uses
 def test_a_kernel_whose_games_outlast_its_max_plies_is_named() -> None:
     kernel = Kernel.from_factory("endless", endless_rules, initial_state=0, max_moves=1,
                                  max_plies=10)
