@@ -15,12 +15,27 @@ built them.
 The speed-up printed is the whole build's, 1 worker's wall time over 2 workers'. Beside it,
 ``2 x cpu(1) / cpu(2)``: the most two workers can give on two free cores, given the processor
 time they spend (what the second worker's start and any work done twice cost).
+
+What a bigger book's frontier costs, without building it (docs/solving.md, "What a 7x6
+Connect Four book costs"):
+
+    python benchmarks/bench_db_book.py --width 7 --height 6 --plies 8 --sample 60 --seed 21
+    python benchmarks/bench_db_book.py --width 7 --height 6 --plies 8 --neighbours 60 --seed 5
+
+``--sample N`` enumerates the book as the builder does (mirror images merged), draws N of its
+frontier positions uniformly and solves each as the builder does (a fresh table each: the
+search service's one-shot search), printing each one's processor time and positions searched,
+then the mean and the frontier's CPU-hours. ``--neighbours N`` takes N consecutive frontier
+positions in the order of their move lines (neighbours share their first moves) and solves them
+fresh, then again one after another in one :class:`~gametree.SearchSession` whose table stays
+warm: what a worker keeping its table between positions would save.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -28,9 +43,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
+from gametree import SearchOptions, SearchSession, search
+from gametree.builder.book import BookNode, enumerate_book
+from gametree.builder.executors import warm_up
 from gametree.db.check import export_rows
 from gametree.db.store import Database
+from gametree.registry import make
 
 
 def children_cpu() -> float:
@@ -53,8 +73,64 @@ def timed_build(path: Path, args: argparse.Namespace, flags: list[str]) -> tuple
     return wall, children_cpu() - cpu
 
 
+def frontier(game: Any, plies: int) -> list[BookNode]:
+    """The book's frontier, as the builder enumerates it, in the order of the move lines."""
+    nodes = enumerate_book(game, game.initial_state(), plies)
+    return sorted((node for node in nodes if node.kind == "frontier"), key=lambda n: n.line)
+
+
+def sample(args: argparse.Namespace) -> None:
+    """Solve ``--sample`` frontier positions drawn uniformly, each afresh, as the builder does."""
+    game = make("connect4", width=args.width, height=args.height)
+    positions = frontier(game, args.plies)
+    options = SearchOptions(book=False)
+    warm_up(game, options)
+    cpus, nodes = [], []
+    for node in random.Random(args.seed).sample(positions, args.sample):
+        began = time.process_time()
+        result = search(game, node.state, options)
+        cpus.append(time.process_time() - began)
+        nodes.append(result.stats.nodes)
+        print(f"{node.line}: {cpus[-1]:.3f} s cpu, {nodes[-1]:,} positions, {result.outcome}",
+              flush=True)
+    mean = statistics.mean(cpus)
+    error = statistics.stdev(cpus) / len(cpus) ** 0.5
+    hours = len(positions) * mean / 3600
+    print(f"{len(positions):,} frontier positions at ply {args.plies}; {len(cpus)} solved: "
+          f"mean {mean:.3f} s cpu (standard error {error:.3f}, median "
+          f"{statistics.median(cpus):.3f}, max {max(cpus):.3f}), "
+          f"{statistics.mean(nodes) / 1e6:.2f} M positions searched; the frontier: "
+          f"{hours:.1f} CPU-hours ({len(positions) * (mean - 2 * error) / 3600:.1f} to "
+          f"{len(positions) * (mean + 2 * error) / 3600:.1f})")
+
+
+def neighbours(args: argparse.Namespace) -> None:
+    """Solve ``--neighbours`` consecutive frontier positions afresh, then with a warm table."""
+    game = make("connect4", width=args.width, height=args.height)
+    positions = frontier(game, args.plies)
+    start = random.Random(args.seed).randrange(len(positions) - args.neighbours)
+    block = positions[start:start + args.neighbours]
+    options = SearchOptions(book=False)
+    warm_up(game, options)
+    began = time.process_time()
+    fresh = [search(game, node.state, options) for node in block]
+    fresh_cpu = time.process_time() - began
+    began = time.process_time()
+    with SearchSession(game, options) as session:
+        warm = [session.search(node.state) for node in block]
+    warm_cpu = time.process_time() - began
+    print(f"{len(block)} consecutive frontier positions, {block[0].line!r} to "
+          f"{block[-1].line!r}: fresh {fresh_cpu:.2f} s cpu, "
+          f"{sum(r.stats.nodes for r in fresh):,} positions; warm table {warm_cpu:.2f} s cpu, "
+          f"{sum(r.stats.nodes for r in warm):,} positions; same values and distances: "
+          f"{all((a.value, a.plies) == (b.value, b.plies) for a, b in zip(fresh, warm))}; "
+          f"same best moves: {sum(a.best_move == b.best_move for a, b in zip(fresh, warm))} "
+          f"of {len(block)}")
+
+
 def main() -> None:
-    """Alternate the builds, print each, then the speed-ups and whether the rows agree."""
+    """Alternate the builds, print each, then the speed-ups and whether the rows agree (or,
+    with ``--sample`` or ``--neighbours``, measure frontier solves instead)."""
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--width", type=int, default=6)
@@ -62,7 +138,17 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--ray", action="store_true", help="also build on --executor ray")
+    parser.add_argument("--sample", type=int, help="solve this many frontier positions")
+    parser.add_argument("--neighbours", type=int,
+                        help="solve this many consecutive frontier positions, fresh and warm")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.sample:
+        sample(args)
+        return
+    if args.neighbours:
+        neighbours(args)
+        return
     runs = {"1 worker": ["--workers", "1"], "2 workers": ["--workers", "2"]}
     if args.ray:
         runs["ray, 2 actors"] = ["--executor", "ray", "--workers", "2"]
