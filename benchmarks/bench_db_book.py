@@ -119,12 +119,13 @@ def neighbours(args: argparse.Namespace) -> None:
     with SearchSession(game, options) as session:
         warm = [session.search(node.state) for node in block]
     warm_cpu = time.process_time() - began
+    pairs = list(zip(fresh, warm, strict=True))
     print(f"{len(block)} consecutive frontier positions, {block[0].line!r} to "
           f"{block[-1].line!r}: fresh {fresh_cpu:.2f} s cpu, "
           f"{sum(r.stats.nodes for r in fresh):,} positions; warm table {warm_cpu:.2f} s cpu, "
           f"{sum(r.stats.nodes for r in warm):,} positions; same values and distances: "
-          f"{all((a.value, a.plies) == (b.value, b.plies) for a, b in zip(fresh, warm))}; "
-          f"same best moves: {sum(a.best_move == b.best_move for a, b in zip(fresh, warm))} "
+          f"{all((a.value, a.plies) == (b.value, b.plies) for a, b in pairs)}; "
+          f"same best moves: {sum(a.best_move == b.best_move for a, b in pairs)} "
           f"of {len(block)}")
 
 
