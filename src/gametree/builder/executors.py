@@ -337,12 +337,13 @@ class PoolWorkers(Workers):
 
 
 def start_method() -> str:
-    """How the pool's processes start: forked while this process has not imported numba
-    (the command line's case: a fork starts with gametree imported, a second less to start
-    than a new interpreter, and no semaphore left to the resource tracker if the builder is
-    killed while they load), else spawned afresh: a process that imported numba may hold its
-    threads and locks, which a fork would copy in whatever state they are."""
-    return "spawn" if "numba" in sys.modules else "fork"
+    """How the pool's processes start: on Linux, forked while this process has not imported
+    numba (the command line's case: a fork starts with gametree imported, half a second less
+    to start than a new interpreter, and no semaphore left to the resource tracker if the
+    builder is killed while they load); else spawned afresh: a process that imported numba
+    may hold its threads and locks, which a fork would copy in whatever state they are, and
+    macOS's system libraries are not safe to fork (Windows cannot)."""
+    return "fork" if sys.platform == "linux" and "numba" not in sys.modules else "spawn"
 
 
 def default_workers() -> int:
