@@ -1,61 +1,182 @@
-"""A book build on 1 worker, on 2, and on a local Ray instance (docs/benchmarks.md).
+"""A book build on 1 worker and on 2, as the command line runs it (docs/benchmarks.md, "Book
+builds").
 
-    python benchmarks/bench_db_book.py --width 5 --height 5 --plies 8
+    python benchmarks/bench_db_book.py --width 6 --height 5 --plies 3 --repeat 3
 
-Each build writes a new database in a temporary directory. Two times are printed: the whole
-build (``timings.total``: workers started, book enumerated while they load their engines,
-frontier solved, interior backed up) and the frontier's solve alone (``timings.solve``); Ray's
-own start-up (``ray.init``) is timed apart. The three exports are compared: the same database
-whichever executor built it.
+Each build is the real command, ``python -m gametree db build connect4 --width W --height H
+--plies P --db FILE --workers N --quiet``, in a process of its own, on a new database: its wall
+time (Python's start, the workers' start, enumeration, frontier, back-up: all of it) and its
+processor time (user + system, the builder's and its worker processes'), with the load
+average before it. The 1- and 2-worker builds alternate, ``--repeat`` times, so that both see
+the same moments of a shared machine; ``--ray`` adds a build on ``--executor ray --workers 2``
+(Ray's own start included). Every database is exported and compared: the same rows whoever
+built them.
+
+The speed-up printed is the whole build's, 1 worker's wall time over 2 workers'. Beside it,
+``2 x cpu(1) / cpu(2)``: the most two workers can give on two free cores, given the processor
+time they spend (what the second worker's start and any work done twice cost).
+
+What a bigger book's frontier costs, without building it (docs/solving.md, "What a 7x6
+Connect Four book costs"):
+
+    python benchmarks/bench_db_book.py --width 7 --height 6 --plies 8 --sample 60 --seed 21
+    python benchmarks/bench_db_book.py --width 7 --height 6 --plies 8 --neighbours 60 --seed 5
+
+``--sample N`` enumerates the book as the builder does (mirror images merged), draws N of its
+frontier positions uniformly and solves each as the builder does (a fresh table each: the
+search service's one-shot search), printing each one's processor time and positions searched,
+then the mean and the frontier's CPU-hours. ``--neighbours N`` takes N consecutive frontier
+positions in the order of their move lines (neighbours share their first moves) and solves them
+fresh, then again one after another in one :class:`~gametree.SearchSession` whose table stays
+warm: what a worker keeping its table between positions would save.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-from gametree.builder import BuildPlan, BuildRequest, build
+from gametree import SearchOptions, SearchSession, search
+from gametree.builder.book import BookNode, enumerate_book
+from gametree.builder.executors import warm_up
 from gametree.db.check import export_rows
 from gametree.db.store import Database
+from gametree.registry import make
+
+
+def children_cpu() -> float:
+    """Processor seconds (user + system) of every child process waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed_build(path: Path, args: argparse.Namespace, flags: list[str]) -> tuple[float, float]:
+    """Run one build on a new database at ``path``: its wall and processor seconds."""
+    command = [sys.executable, "-m", "gametree", "db", "build", "connect4",
+               "--width", str(args.width), "--height", str(args.height),
+               "--plies", str(args.plies), "--db", str(path), "--quiet", *flags]
+    cpu = children_cpu()
+    began = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - began
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr}")
+    return wall, children_cpu() - cpu
+
+
+def frontier(game: Any, plies: int) -> list[BookNode]:
+    """The book's frontier, as the builder enumerates it, in the order of the move lines."""
+    nodes = enumerate_book(game, game.initial_state(), plies)
+    return sorted((node for node in nodes if node.kind == "frontier"), key=lambda n: n.line)
+
+
+def sample(args: argparse.Namespace) -> None:
+    """Solve ``--sample`` frontier positions drawn uniformly, each afresh, as the builder does."""
+    game = make("connect4", width=args.width, height=args.height)
+    positions = frontier(game, args.plies)
+    options = SearchOptions(book=False)
+    warm_up(game, options)
+    cpus, nodes = [], []
+    for node in random.Random(args.seed).sample(positions, args.sample):
+        began = time.process_time()
+        result = search(game, node.state, options)
+        cpus.append(time.process_time() - began)
+        nodes.append(result.stats.nodes)
+        print(f"{node.line}: {cpus[-1]:.3f} s cpu, {nodes[-1]:,} positions, {result.outcome}",
+              flush=True)
+    mean = statistics.mean(cpus)
+    error = statistics.stdev(cpus) / len(cpus) ** 0.5
+    hours = len(positions) * mean / 3600
+    print(f"{len(positions):,} frontier positions at ply {args.plies}; {len(cpus)} solved: "
+          f"mean {mean:.3f} s cpu (standard error {error:.3f}, median "
+          f"{statistics.median(cpus):.3f}, max {max(cpus):.3f}), "
+          f"{statistics.mean(nodes) / 1e6:.2f} M positions searched; the frontier: "
+          f"{hours:.1f} CPU-hours ({len(positions) * (mean - 2 * error) / 3600:.1f} to "
+          f"{len(positions) * (mean + 2 * error) / 3600:.1f})")
+
+
+def neighbours(args: argparse.Namespace) -> None:
+    """Solve ``--neighbours`` consecutive frontier positions afresh, then with a warm table."""
+    game = make("connect4", width=args.width, height=args.height)
+    positions = frontier(game, args.plies)
+    start = random.Random(args.seed).randrange(len(positions) - args.neighbours)
+    block = positions[start:start + args.neighbours]
+    options = SearchOptions(book=False)
+    warm_up(game, options)
+    began = time.process_time()
+    fresh = [search(game, node.state, options) for node in block]
+    fresh_cpu = time.process_time() - began
+    began = time.process_time()
+    with SearchSession(game, options) as session:
+        warm = [session.search(node.state) for node in block]
+    warm_cpu = time.process_time() - began
+    pairs = list(zip(fresh, warm, strict=True))
+    print(f"{len(block)} consecutive frontier positions, {block[0].line!r} to "
+          f"{block[-1].line!r}: fresh {fresh_cpu:.2f} s cpu, "
+          f"{sum(r.stats.nodes for r in fresh):,} positions; warm table {warm_cpu:.2f} s cpu, "
+          f"{sum(r.stats.nodes for r in warm):,} positions; same values and distances: "
+          f"{all((a.value, a.plies) == (b.value, b.plies) for a, b in pairs)}; "
+          f"same best moves: {sum(a.best_move == b.best_move for a, b in pairs)} "
+          f"of {len(block)}")
 
 
 def main() -> None:
-    """Build the book three ways and print the solve times and ratios."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--width", type=int, default=5)
+    """Alternate the builds, print each, then the speed-ups and whether the rows agree (or,
+    with ``--sample`` or ``--neighbours``, measure frontier solves instead)."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--width", type=int, default=6)
     parser.add_argument("--height", type=int, default=5)
-    parser.add_argument("--plies", type=int, default=8)
-    parser.add_argument("--no-ray", action="store_true")
+    parser.add_argument("--plies", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--ray", action="store_true", help="also build on --executor ray")
+    parser.add_argument("--sample", type=int, help="solve this many frontier positions")
+    parser.add_argument("--neighbours", type=int,
+                        help="solve this many consecutive frontier positions, fresh and warm")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    options = {"width": args.width, "height": args.height}
+    if args.sample:
+        sample(args)
+        return
+    if args.neighbours:
+        neighbours(args)
+        return
+    runs = {"1 worker": ["--workers", "1"], "2 workers": ["--workers", "2"]}
+    if args.ray:
+        runs["ray, 2 actors"] = ["--executor", "ray", "--workers", "2"]
+    walls: dict[str, list[float]] = {label: [] for label in runs}
+    cpus: dict[str, list[float]] = {label: [] for label in runs}
     exports = []
-    times = {}
     with tempfile.TemporaryDirectory() as folder:
-        runs = [("1 worker", "local", 1), ("2 workers", "local", 2)]
-        if not args.no_ray:
-            runs.append(("ray, 2 actors", "ray", 2))
-        for label, executor, workers in runs:
-            if executor == "ray":
-                import ray  # noqa: PLC0415 - optional
-
-                began = time.perf_counter()
-                ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-                print(f"ray.init: {time.perf_counter() - began:.1f} s", flush=True)
-            path = Path(folder) / f"{executor}{workers}.db"
-            report = build(BuildRequest(str(path), "connect4", options, plies=args.plies,
-                                        plan=BuildPlan(executor=executor, workers=workers)))
-            times[label] = report.timings["total"]
-            print(f"{label}: build {report.timings['total']:.2f} s, of which "
-                  f"{report.solved:,} frontier positions in {report.timings['solve']:.2f} s "
-                  f"({report.rate:,.0f}/s); {report.positions:,} positions stored", flush=True)
-            with Database.open(path) as database:
-                exports.append(list(export_rows(database, "jsonl")))
-    one = times["1 worker"]
-    for label, seconds in times.items():
-        print(f"{label}: {one / seconds:.2f}x the speed of 1 worker (whole build)")
-    print("same database every way:", all(export == exports[0] for export in exports))
+        for repeat in range(args.repeat):
+            for number, (label, flags) in enumerate(runs.items()):
+                path = Path(folder) / f"book-{repeat}-{number}.db"
+                load = os.getloadavg()[0]
+                wall, cpu = timed_build(path, args, flags)
+                walls[label].append(wall)
+                cpus[label].append(cpu)
+                print(f"run {repeat + 1}, {label}: {wall:.2f} s wall, {cpu:.2f} s cpu "
+                      f"(load average {load:.2f} before)", flush=True)
+                with Database.open(path) as database:
+                    exports.append(list(export_rows(database, "jsonl")))
+    one_wall, one_cpu = walls["1 worker"], cpus["1 worker"]
+    for label in runs:
+        ratios = [a / b for a, b in zip(one_wall, walls[label], strict=True)]
+        bounds = [2 * a / b for a, b in zip(one_cpu, cpus[label], strict=True)]
+        print(f"{label}: median {statistics.median(walls[label]):.2f} s wall, "
+              f"{statistics.median(cpus[label]):.2f} s cpu; speed-up over 1 worker per run "
+              f"{', '.join(f'{r:.2f}x' for r in ratios)}; 2 x cpu(1) / cpu: "
+              f"{', '.join(f'{b:.2f}x' for b in bounds)}")
+    print("same rows in every database:", all(export == exports[0] for export in exports))
 
 
 if __name__ == "__main__":

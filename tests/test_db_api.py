@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import sqlite3
+import sys
 from itertools import pairwise
 from pathlib import Path
 
@@ -170,3 +171,14 @@ def test_pool_workers_report_while_their_solves_run(monkeypatch: pytest.MonkeyPa
         yielded = list(workers.run(Chunker(positions, workers=1)))
     assert [] in yielded  # heard before the solve ended
     assert [len(rows) for rows in yielded if rows] == [1]
+
+
+def test_pool_workers_are_forked_only_on_linux_from_a_process_without_numba(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setitem(sys.modules, "numba", sys)  # any module: numba imported
+    assert executors.start_method() == "spawn"
+    monkeypatch.delitem(sys.modules, "numba")
+    assert executors.start_method() == "fork"
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert executors.start_method() == "spawn"

@@ -21,7 +21,8 @@ How the work is shared out (issue 11: two workers should be nearly twice as fast
   the builder solves tasks itself between storing the others' rows in batched transactions
   (:mod:`gametree.builder.build`). Starting a process (numba imported, the engine loaded)
   costs seconds, which a short build felt: 2 workers built a 6x5 book to 3 plies 1.5-1.64x
-  as fast as 1 when both were new processes.
+  as fast as 1 when both were new processes. The processes start first, forked where that is
+  safe (:func:`start_method`), and load their engines while the builder loads its own.
 
 Workers ignore Ctrl-C: the builder, which owns the database, stops them.
 """
@@ -35,6 +36,7 @@ import math
 import multiprocessing
 import os
 import signal
+import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -258,13 +260,16 @@ class PoolWorkers(Workers):
         self.count = count + (local is not None)
         self.local = local
         self.search_options = search_options
-        context = get_context("spawn")  # never fork a process that may hold numba's threads
-        self.pool = ProcessPoolExecutor(max_workers=count, mp_context=context,
+        self.pool = ProcessPoolExecutor(max_workers=count, mp_context=get_context(start_method()),
                                         initializer=_start_worker,
                                         initargs=(name, dict(options), search_options))
         # One task each makes the pool start every process at once (it starts one per task
         # submitted while none is idle); each loads its engine in its set-up.
         self.started = [self.pool.submit(_ready) for _ in range(count)]
+        if local is not None:
+            # The builder loads its own engine while the processes load theirs: both cores
+            # work from the start (loading it first kept the second core idle 1-2 s).
+            warm_up(local, search_options)
 
     def run(self, chunker: Chunker) -> Iterator[list[RowTuple]]:
         """Solve the tasks on the pool (and here, with :attr:`local`), yielding each as it
@@ -329,6 +334,16 @@ class PoolWorkers(Workers):
 
     closed = False
     """Whether :meth:`close` has run."""
+
+
+def start_method() -> str:
+    """How the pool's processes start: on Linux, forked while this process has not imported
+    numba (the command line's case: a fork starts with gametree imported, half a second less
+    to start than a new interpreter, and no semaphore left to the resource tracker if the
+    builder is killed while they load); else spawned afresh: a process that imported numba
+    may hold its threads and locks, which a fork would copy in whatever state they are, and
+    macOS's system libraries are not safe to fork (Windows cannot)."""
+    return "fork" if sys.platform == "linux" and "numba" not in sys.modules else "spawn"
 
 
 def default_workers() -> int:
@@ -442,14 +457,13 @@ def start(plan: BuildPlan, *, game: Game[Any, Any], name: str, options: Mapping[
     if count <= 1:
         return SerialWorkers(game, search)
     # The builder is one of the workers: it solves between collecting the others' rows, so
-    # that one process fewer is started (a short build felt the start of every process). It
-    # loads its engine before the others start: a Ctrl-C while numba loads ends the process
-    # at once (gametree.compiled.interrupt), which must not happen once a pool exists.
-    warm_up(game, search)
+    # that one process fewer is started (a short build felt the start of every process).
+    # A Ctrl-C while it loads numba ends it at once (gametree.compiled.interrupt): the
+    # processes then end with it (_end_with_the_builder).
     return PoolWorkers(name, options, search, count - 1, local=game)
 
 
 __all__ = ["EXECUTORS", "FIRST_TASK", "IN_FLIGHT", "LARGEST_TASK", "TASK_SECONDS", "Chunker",
            "ExecutorError", "PoolWorkers", "Position", "RayWorkers", "RowTuple", "SerialWorkers",
            "Solved", "Workers", "default_workers", "import_ray", "solve_states", "start",
-           "timed_solve", "warm_up"]
+           "start_method", "timed_solve", "warm_up"]
