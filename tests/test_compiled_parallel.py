@@ -120,6 +120,45 @@ def test_small_games_on_two_threads_agree_with_the_python_tier(game: Any) -> Non
         assert (strong.value, strong.plies) == (python.value, python.plies), state
 
 
+def random_positions(game: ConnectFour, rng: random.Random, count: int,
+                     most: int) -> list[Any]:
+    """The empty board and ``count`` positions along random games (up to ``most`` moves, none
+    of them over)."""
+    states = [game.initial_state()]
+    while len(states) <= count:
+        state = game.initial_state()
+        for _ in range(rng.randrange(1, most + 1)):
+            state = game.play(state, rng.choice(list(game.moves(state))))
+            if game.outcome(state) is not None:
+                break
+        if game.outcome(state) is None:
+            states.append(state)
+    return states
+
+
+# Whole boards of other sizes (each its own kernel: a compile each, so the whole suite only):
+# the solving hooks (forced lines, the static bound, claimeven on even heights, enhanced
+# transposition cutoffs) under the threads' split of the work, from the empty board and from
+# random positions, strong and weak, against one thread.
+@pytest.mark.slow
+@pytest.mark.parametrize("width, height", [(6, 4), (5, 5), (4, 6), (6, 5)])
+def test_two_threads_solve_whole_boards_as_one(width: int, height: int) -> None:
+    game = ConnectFour(width, height)
+    form = connect4_kernel.compiled_form(game)
+    one = CompiledEngine(form.kernel, table_bits=20)
+    two = CompiledEngine(form.kernel, table_bits=20, threads=2)
+    for state in random_positions(game, random.Random(width * 10 + height), 5, 8):
+        root = form.encode(state)
+        for weak in (False, True):
+            alone = one.search(root, weak=weak, fresh=True, form=form, root=state)
+            both = two.search(root, weak=weak, fresh=True, form=form, root=state)
+            assert both.stats.threads == 2
+            assert (both.value, both.outcome, both.plies, both.best_move) == \
+                   (alone.value, alone.outcome, alone.plies, alone.best_move), (state, weak)
+            if not weak:
+                assert both.pv == alone.pv, state
+
+
 def test_one_thread_is_the_default_and_unchanged() -> None:
     game = ConnectFour()
     state = play_moves(game, list(pons_set("L1_R1", 1)[0][0]))

@@ -95,10 +95,13 @@ _BUSY_BITS = 12
 _SPLIT_LEFT = 16
 """Threads split the work (ABDADA) at nodes with at least this many plies left to play (the
 kernel's ``plies_left``, else ``max_plies`` less the ply); below, a subtree is too small to
-share (12 to 24 gave the same on Pons' L1_R3: see docs/benchmarks.md)."""
+share (12 to 24 gave the same on Pons' L1_R3, 12 to 20 on whole 7x5 and 6x6 boards: see
+docs/benchmarks.md, "Two threads")."""
 _FIRST_LEFT = 20
 """... and with fewer than this many plies left, a thread defers even a node's first move when
-another thread is searching it (above, it joins that search, which splits further down)."""
+another thread is searching it (above, it joins that search, which splits further down; 16 to
+26 gave the same on whole boards). Helper threads keep the kernel's move order: reordering the
+moves near the root per thread (jitter) made the main thread search 20-70% more positions."""
 _EXHAUSTIVE = 1 << 40
 _INF = WIN + 2
 _MAX_DEPTH = 250
