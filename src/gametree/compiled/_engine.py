@@ -129,7 +129,9 @@ C_TABLE_MASK = 11
 C_TABLE_SHIFT = 12
 C_DIRTY_OVERFLOW = 13
 C_MOVES = 14
-C_SCORES = 15
+C_PASSED_BOUND = 15
+"""(solving) The ``upper_bound`` of the position the next :func:`negamax` call searches, as
+its parent computed it before searching any child (see :func:`pass_bound`); 0 if none."""
 C_DIRTY = 16
 C_DIRTY_CAPACITY = 17
 C_TABLE = 18
@@ -410,6 +412,41 @@ def bound_value(bound: int, ply: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def bound_code(bound: int) -> int:
+    """The kernel's ``upper_bound`` code in 16 bits, to be kept for a child between the look
+    at every child and its search (see :func:`negamax`): 1 no bound, 2 a draw, ``2 + k`` a
+    loss within ``k`` plies; 0 if it does not fit (the child then asks the kernel again)."""
+    if bound == ONGOING:
+        return 1
+    if bound >= 0:
+        return 2
+    if -bound > 0xFFFD:
+        return 0
+    return 2 - bound
+
+
+@njit(cache=True, inline="always")
+def pass_bound(codes: int, more: int, index: int, ws: Any) -> None:
+    """Hand the child of generated ``index`` its ``upper_bound``, as :func:`bound_code` kept it
+    (four 16-bit codes per word: ``codes`` the first four children's, ``more`` the next
+    four), to the :func:`negamax` call that searches it next."""
+    code = 0
+    if index < 4:
+        code = (codes >> (16 * index)) & 0xFFFF
+    elif index < 8:
+        code = (more >> (16 * (index - 4))) & 0xFFFF
+    ws[C_PASSED_BOUND] = code
+
+
+@njit(cache=True, inline="always")
+def bound_of_code(code: int) -> int:
+    """The kernel's ``upper_bound`` code that :func:`bound_code` made ``code``."""
+    if code == 1:
+        return ONGOING
+    return 2 - code
+
+
+@njit(cache=True, inline="always")
 def order(state: Any, count: int, row: int, first: int, ws: Any) -> None:
     """Sort the ``count`` moves at ``ws[row:]`` best first: the table's move ``first`` (an index
     into the generated order, or NO_MOVE), then by the kernel's ``move_score``. Stable, so ties
@@ -558,6 +595,10 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     With the threat hooks (Pons' solver), ``state`` must be one where the player to move cannot
     win at once: the root functions check that, and every move searched here keeps it true.
     """
+    passed = 0  # (solving) this position's upper_bound code, as the parent found it
+    if SOLVING and HAS_UPPER_BOUND:
+        passed = ws[C_PASSED_BOUND]
+        ws[C_PASSED_BOUND] = 0
     nodes = ws[C_NODES] + 1
     ws[C_NODES] = nodes
     # The limit is 2**62 unless a caller sets one; Ctrl-C stops the search the same way.
@@ -604,7 +645,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
             ws[C_EVALUATIONS] += 1
             return min(max(heuristic(state, mover), lowest), highest)
         if HAS_UPPER_BOUND and depth > MAX_PLY:  # the kernel's static bound (solving only)
-            cap = bound_value(k_upper_bound(state), ply)
+            bound = bound_of_code(passed) if passed != 0 else k_upper_bound(state)
+            cap = bound_value(bound, ply)
             if beta > cap:
                 beta = cap
                 if alpha >= beta:
@@ -660,12 +702,17 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     best = -INF
     best_index = NO_MOVE
     skip = 0
+    looked = False  # (solving) every child was looked at before the search
+    etc = False  # (solving) the children's table entries were looked at (and so fetched)
     forced = 0  # (solving) the children whose forced line is not empty, by generated index
+    codes = 0  # (solving) the upper_bound of the first children's ends (see pass_bound)
+    more = 0
     if SOLVING and by_distance and depth > MAX_PLY:
         # Every child, before any is searched: a double threat (the opponent has no move
         # that does not lose at once) is the quickest win left; the kernel's upper bound and
         # (enhanced transposition cutoffs) the table's bounds of a child may cut this node
         # off at once, or show that a child cannot raise alpha (it is then not searched).
+        looked = True
         etc = HAS_ETC and k_enhanced_cutoffs(state)
         quick = False  # a child whose player to move has no non-losing move
         for i in range(count):
@@ -678,11 +725,21 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
             if lost:
                 low = high = -(WIN - (end_ply + 2))
             else:
-                if HAS_UPPER_BOUND:
-                    high = bound_value(k_upper_bound(end), end_ply)
-                if etc:
+                child_key = 0
+                child_slot = 0
+                if etc:  # the entry's load overlaps the bound's computation
                     child_key, _ = table_key(end)
-                    child_slot = entry_of(child_key, slot_of(child_key, ws), ws)
+                    child_slot = slot_of(child_key, ws)
+                    prefetch(ws, child_slot)
+                if HAS_UPPER_BOUND:
+                    bound = k_upper_bound(end)
+                    high = bound_value(bound, end_ply)
+                    if i < 4:
+                        codes |= bound_code(bound) << (16 * i)
+                    elif i < 8:
+                        more |= bound_code(bound) << (16 * (i - 4))
+                if etc:
+                    child_slot = entry_of(child_key, child_slot, ws)
                     data = ws[child_slot + 1] if child_slot >= 0 else 0
                     if data != 0 and ((data >> 42) & 255) == TABLE_EXHAUSTIVE:
                         ws[C_TABLE_HITS] += 1
@@ -716,7 +773,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                     return beta
 
     order(state, count, row, first, ws)
-    if HAS_KEY and count > 1:
+    if HAS_KEY and count > 1 and not (SOLVING and etc):
         # Ask for every child's table slot now: the loads overlap (the table is far larger than
         # the caches, so each is a trip to main memory) instead of waiting in turn.
         for i in range(1, count):
@@ -754,11 +811,16 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
             end, end_ply, sign, lost = forced_end(child, ply + 1, ws)
             if lost:
                 value = sign * -(WIN - (end_ply + 2))
-            elif sign < 0:
-                value = -negamax(end, end_ply, depth - (end_ply - ply), -beta, -alpha, ws)
             else:
-                value = negamax(end, end_ply, depth - (end_ply - ply), alpha, beta, ws)
+                if HAS_UPPER_BOUND:
+                    pass_bound(codes, more, ws[keys + i] & 255, ws)
+                if sign < 0:
+                    value = -negamax(end, end_ply, depth - (end_ply - ply), -beta, -alpha, ws)
+                else:
+                    value = negamax(end, end_ply, depth - (end_ply - ply), alpha, beta, ws)
         elif ALTERNATING or k_to_move(child) != mover:
+            if SOLVING and HAS_UPPER_BOUND and looked:
+                pass_bound(codes, more, ws[keys + i] & 255, ws)
             value = -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
         else:  # the same player moves again: no change of sides
             value = negamax(child, ply + 1, depth - 1, alpha, beta, ws)
@@ -789,11 +851,17 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                 end, end_ply, sign, lost = forced_end(child, ply + 1, ws)
                 if lost:
                     value = sign * -(WIN - (end_ply + 2))
-                elif sign < 0:
-                    value = -negamax(end, end_ply, depth - (end_ply - ply), -beta, -alpha, ws)
                 else:
-                    value = negamax(end, end_ply, depth - (end_ply - ply), alpha, beta, ws)
+                    if HAS_UPPER_BOUND:
+                        pass_bound(codes, more, ws[keys + i] & 255, ws)
+                    if sign < 0:
+                        value = -negamax(end, end_ply, depth - (end_ply - ply), -beta, -alpha,
+                                         ws)
+                    else:
+                        value = negamax(end, end_ply, depth - (end_ply - ply), alpha, beta, ws)
             elif ALTERNATING or k_to_move(child) != mover:
+                if SOLVING and HAS_UPPER_BOUND and looked:
+                    pass_bound(codes, more, ws[keys + i] & 255, ws)
                 value = -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
             else:
                 value = negamax(child, ply + 1, depth - 1, alpha, beta, ws)

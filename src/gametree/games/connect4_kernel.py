@@ -171,9 +171,12 @@ def rules(*, width: int = 7, height: int = 6,
         just above a cell playable next (12 each), two above (5), anywhere (3). A cell just
         above one of the opponent's winning cells counts for nothing (the opponent wins or is
         blocked first)."""
+        # The opponent's winning cells do not depend on the move (but for the cell it fills):
+        # computed from the state alone, the engine computes them once for all the moves.
+        blocked = (winning_cells(state[0] ^ state[1], state[1]) & ~move) << 1
         mine = state[0] | move
         mask = state[1] | move
-        threats = winning_cells(mine, mask) & ~(winning_cells(mine ^ mask, mask) << 1)
+        threats = winning_cells(mine, mask) & ~blocked
         above = (possible(mask) << 1) & board
         return (12 * popcount(threats & above) + 5 * popcount(threats & (above << 1))
                 + 3 * popcount(threats))
