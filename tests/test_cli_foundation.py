@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from gametree.cli import build_parser
 
 from .cli_support import run
 
@@ -112,6 +115,57 @@ def test_usage_errors_are_one_line_with_status_2(capsys: pytest.CaptureFixture[s
     assert len(err.strip().splitlines()) == 1, err
     assert message in err
     assert "Traceback" not in err
+
+
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The sub-commands a parser was given, by name."""
+    found = [action for action in parser._actions
+             if isinstance(action, argparse._SubParsersAction)]
+    return dict(found[0].choices) if found else {}
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "connect4", "--width", "5", "--height", "4", "--depth", "3", "--moves", "3 3"],
+    ["analyze", "nim", "--rows", "1,3", "--json"],
+    ["trace", "tree", *SEED_003, "--depth", "2"],
+    ["db", "build", "connect4", "--width", "4", "--height", "4", "--plies", "2", "--db", "x.db"],
+    ["count", "tictactoe", "--depth", "2"],
+])
+def test_a_command_line_builds_only_its_command_and_game(argv: list[str]) -> None:
+    full, pruned = build_parser(), build_parser(argv)
+    names = set(_commands(pruned))
+    assert names < set(_commands(full)) and argv[0] in names
+    command = _commands(pruned)[argv[0]]
+    if argv[0] == "db":
+        command = _commands(command)[argv[1]]
+    assert set(_commands(command)) == {argv[2] if argv[0] == "db" else argv[1]}
+    assert vars(pruned.parse_args(argv)) == vars(full.parse_args(argv))
+
+
+@pytest.mark.parametrize("argv", [[], ["solve"], ["solve", "--help"], ["solve", "shogi"],
+                                  ["shogi", "tree"], ["--help", "solve", "tree"],
+                                  ["db", "build", "--help"]])
+def test_a_command_line_without_its_game_gets_every_choice(argv: list[str]) -> None:
+    # The parser that answers such a line (its error or help) is the command's, when the
+    # command is known, else the whole command line's: either lists every choice.
+    full: argparse.ArgumentParser = build_parser()
+    pruned: argparse.ArgumentParser = build_parser(argv)
+    if argv and argv[0] in _commands(full):
+        full, pruned = _commands(full)[argv[0]], _commands(pruned)[argv[0]]
+    assert pruned.format_help() == full.format_help()
+    for name, command in _commands(full).items():
+        assert _commands(pruned)[name].format_help() == command.format_help()
+
+
+def test_a_solve_imports_no_other_command() -> None:
+    script = ("import sys; from gametree.cli import main; main(['solve', 'tree', '--leaves', "
+              "'3 5 2 9']); print(sorted(name for name in sys.modules if name.startswith("
+              "('gametree.cli.', 'numba'))))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, timeout=120)
+    assert done.stdout.splitlines()[-1] == str(
+        ["gametree.cli.parser", "gametree.cli.position", "gametree.cli.report",
+         "gametree.cli.searching"])
 
 
 def test_console_entry_point_runs_as_a_module(tmp_path: Path) -> None:

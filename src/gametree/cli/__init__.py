@@ -14,6 +14,7 @@ does Ctrl-C still get Python's own traceback.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import signal
 import sys
@@ -27,22 +28,8 @@ from ..frontend import option_error_text
 from ..game import GameError
 from ..options import OptionError
 from ..plugins import add_to_environment
-from ..registry import broken_games, register, spec_at
-from . import (
-    caching,
-    checking,
-    counting,
-    database,
-    listing,
-    matching,
-    new,
-    play,
-    replaying,
-    searching,
-    serving,
-    uci,
-)
-from .parser import CliParser
+from ..registry import broken_games, games, register, spec_at
+from .parser import CliParser, one_game
 from .position import with_record_game
 
 
@@ -51,8 +38,37 @@ def _announce(message: str) -> None:
     print(f"gametree: {message}", file=sys.stderr, flush=True)
 
 
-def build_parser() -> CliParser:
-    """The full command-line parser, every command and game included."""
+COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("listing", "add_commands", ("games",)),
+    ("searching", "add_commands", ("solve", "analyze", "trace")),
+    ("counting", "add_commands", ("count",)),
+    ("checking", "add_commands", ("check",)),
+    ("play", "add_command", ("play",)),
+    ("replaying", "add_command", ("replay",)),
+    ("caching", "add_commands", ("cache",)),
+    ("serving", "add_command", ("serve",)),
+    ("database", "add_commands", ("db",)),
+    ("new", "add_command", ("new",)),
+    ("matching", "add_command", ("match",)),
+    ("uci", "add_command", ("uci",)),
+)
+"""The command modules of this package, in the order ``gametree --help`` lists their
+commands: each module's name, the function that adds its commands to the parser, and the
+commands it adds. A module is imported only when one of its commands is wanted."""
+
+
+def build_parser(words: Sequence[str] | None = None) -> CliParser:
+    """The command-line parser: every command and game, or, given the ``words`` of a command
+    line, only what that line can reach.
+
+    A command line naming a command (``solve``) gets that command's module alone (imported
+    now: the others are not), and, naming a registered game after it (``solve connect4``,
+    ``db build connect4``), that game's sub-command alone: the same parse, the same errors and
+    help for that line, without building the hundred or so parsers of every command for every
+    game (a tenth of a second, and imports, before a short solve). Any other line (no command,
+    an unknown one, an option first, no game) gets the full parser, whose errors and help list
+    every choice.
+    """
     parser = CliParser(
         prog="gametree",
         description="Game-tree search: minimax, alpha-beta, negamax on any registered game.",
@@ -60,19 +76,23 @@ def build_parser() -> CliParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                        parser_class=CliParser)
-    listing.add_commands(subparsers)
-    searching.add_commands(subparsers)
-    counting.add_commands(subparsers)
-    checking.add_commands(subparsers)
-    play.add_command(subparsers)
-    replaying.add_command(subparsers)
-    caching.add_commands(subparsers)
-    serving.add_command(subparsers)
-    database.add_commands(subparsers)
-    new.add_command(subparsers)
-    matching.add_command(subparsers)
-    uci.add_command(subparsers)
+    words = list(words or [])
+    command = words[0] if words else None
+    chosen = [entry for entry in COMMANDS if command in entry[2]] or list(COMMANDS)
+    game = _game_word(words) if len(chosen) == 1 else None
+    with one_game(game):
+        for module_name, function, _ in chosen:
+            module = importlib.import_module(f".{module_name}", __name__)
+            getattr(module, function)(subparsers)
     return parser
+
+
+def _game_word(words: list[str]) -> str | None:
+    """The registered game a command line names after its command (``db build GAME``), or
+    None."""
+    at = 2 if words[0] == "db" else 1
+    word = words[at] if len(words) > at else None
+    return word if word is not None and word in games() else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -93,7 +113,7 @@ def _main(argv: Sequence[str] | None, *, at_once: bool) -> int:
         argv = with_record_game(games_by_path(words))
         for line in broken_games():
             print(f"gametree: warning: {line}", file=sys.stderr)
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv).parse_args(argv)
         name = f"gametree {args.command}"
         if sys.stdout is None:  # started with its output closed (``>&-``)
             if sys.stderr is not None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
 from ..frontend import game_option_value, option_default_text, options_type
@@ -158,15 +159,36 @@ def search_values(args: argparse.Namespace) -> dict[str, Any]:
             for option in declared_options(options_type()) if option.flag is not None}
 
 
+_only_game: list[str] = []
+"""The game whose sub-commands :func:`add_game_commands` adds alone, while :func:`one_game`
+says so."""
+
+
+@contextlib.contextmanager
+def one_game(name: str | None) -> Iterator[None]:
+    """Within this block, :func:`add_game_commands` adds the sub-command of the game ``name``
+    alone (of every game when ``name`` is None): a parser for one command line that names
+    its game (:func:`gametree.cli.build_parser`)."""
+    _only_game[:] = [] if name is None else [name]
+    try:
+        yield
+    finally:
+        _only_game.clear()
+
+
 def add_game_commands(
     command: argparse.ArgumentParser,
     parent: CliParser,
     specs: dict[str, GameSpec] | None = None,
 ) -> None:
-    """Give ``command`` one sub-command per game, each with the game's options and ``parent``'s."""
+    """Give ``command`` one sub-command per game (or only :func:`one_game`'s), each with the
+    game's options and ``parent``'s."""
     subparsers = command.add_subparsers(dest="game", metavar="GAME", required=True,
                                         parser_class=CliParser)
-    for spec in (specs or dict(games())).values():
+    chosen = specs or dict(games())
+    if _only_game and _only_game[0] in chosen:
+        chosen = {_only_game[0]: chosen[_only_game[0]]}
+    for spec in chosen.values():
         game_parser = subparsers.add_parser(
             spec.name, help=spec.summary, parents=[parent],
             description=f"{spec.name}: {spec.summary}. Moves: {spec.notation}.",

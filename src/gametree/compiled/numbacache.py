@@ -18,7 +18,10 @@ module, :func:`engine_jit`, which gives each of their functions a :class:`Kernel
   :func:`gametree.compiled.build`'s check) is reported once through a :class:`CacheGuard` and
   compiled again, never raised;
 * machine code that cannot be saved (a full disk, a read-only directory) is reported once, and
-  nothing more is saved for that kernel: the process keeps its compiled code in memory.
+  nothing more is saved for that kernel: the process keeps its compiled code in memory;
+* machine code is loaded without numba's refresh of its typing and lowering registries, which
+  loading does not need (a fifth of a second of a process's start-up); numba refreshes them
+  itself before anything is compiled.
 
 :func:`index_problem` checks one of numba's index files the way numba will read it.
 """
@@ -35,6 +38,7 @@ from typing import Any
 
 import numba
 import numba.core.caching
+import numba.core.runtime
 from numba.core import typeinfer
 
 from .cache import write_manifest
@@ -42,6 +46,7 @@ from .cache import write_manifest
 # numba's classes, as Any: whether mypy sees their types depends on numba's version.
 _numba_caching: Any = numba.core.caching
 _SourceFileBacked: Any = _numba_caching._SourceFileBackedLocatorMixin
+_runtime: Any = numba.core.runtime.nrt.rtsys
 
 
 class KernelLocator(_SourceFileBacked, _numba_caching._CacheLocator):  # type: ignore[misc]
@@ -140,9 +145,21 @@ class KernelCache(_numba_caching.FunctionCache):  # type: ignore[misc]
         super().__init__(py_func)
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
-        """The cached compile result for ``sig``, or None (absent or unreadable)."""
+        """The cached compile result for ``sig``, or None (absent or unreadable).
+
+        numba's own ``load_overload`` first *refreshes* the target context: it imports and
+        installs every typing and lowering registry numba has (numpy's functions, the typed
+        containers, the random generators...), the fifth of a second that is most of a
+        cached kernel's loading time. Machine code being loaded needs none of them, only
+        numba's runtime (whose symbols, ``NRT_*``, it links to), so this load starts that
+        alone. Nothing is lost: numba refreshes the contexts itself before anything is
+        compiled (its compiler does, for a miss or new argument types, and so does its
+        lowering on the first function it does not know).
+        """
+        _runtime.initialize(target_context)
         try:
-            return super().load_overload(sig, target_context)
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)
         except Exception as error:  # pickle's and numba's, whatever the damage
             self._guard.unloadable(self._py_func.__qualname__, error)
             return None
