@@ -162,14 +162,17 @@ def test_weak_results_are_plain_signs() -> None:
 
 
 @pytest.mark.parametrize("name, options", [
-    ("tictactoe", {}), ("tictactoe", {"rows": 3, "cols": 4, "k": 3}), ("bones", {"heap": 30}),
-    ("subtraction", {}), ("nim", {"rows": (3, 1, 4, 2)}), ("sticks", {}), ("connect4", {}),
+    ("tictactoe", {}),
+    pytest.param("tictactoe", {"rows": 3, "cols": 4, "k": 3}, marks=pytest.mark.slow),
+    ("bones", {"heap": 30}), ("subtraction", {}), ("nim", {"rows": (3, 1, 4, 2)}), ("sticks", {}),
+    ("connect4", {}),
 ])
 def test_kernel_rules_match_the_python_form(name: str, options: dict[str, Any]) -> None:
     # Along random games: the same legal moves in the same order (so both tiers break ties
     # alike), the same outcomes and the same player to move. Each variant is a kernel to
-    # compile (seconds): all of them are compiled by other core tests too (8x7 Connect Four
-    # is compared with exhaustive minimax by a slow test of tests/test_compiled_connect4.py).
+    # compile (seconds): the core's are compiled by other core tests too, the 3x4 board's only
+    # by slow ones (8x7 Connect Four is compared with exhaustive minimax by a slow test of
+    # tests/test_compiled_connect4.py).
     spec = get(name)
     game = spec.make(**options)
     form = form_of(name, game)

@@ -91,7 +91,11 @@ def test_the_best_move_of_two_threads_is_a_best_move() -> None:
 @pytest.mark.parametrize("game", [MNKGame(),
                                   # a kernel compiled for no other core test: whole suite only
                                   pytest.param(MNKGame(3, 4, 3), marks=pytest.mark.slow),
-                                  Nim((1, 3, 5, 7)), Nim((2, 3, 4), misere=True),
+                                  # threaded solves compiled for these two kernels
+                                  # only (a fifth of a compile each): whole suite only
+                                  pytest.param(Nim((1, 3, 5, 7)), marks=pytest.mark.slow),
+                                  pytest.param(Nim((2, 3, 4), misere=True),
+                                               marks=pytest.mark.slow),
                                   ConnectFour(4, 4),
                                   # ~25 s of two-thread solves: in the whole suite only
                                   pytest.param(ConnectFour(5, 4), marks=pytest.mark.slow)],

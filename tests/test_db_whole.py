@@ -73,6 +73,7 @@ def test_a_second_process_loads_the_compiled_retrograde_analysis_from_the_cache(
         assert list(export_rows(first, "jsonl")) == list(export_rows(second, "jsonl"))
 
 
+@pytest.mark.slow  # the 4x4 board's retrograde analysis: a compile no core test shares
 def test_connect_four_4x4_database_agrees_with_2000_random_exact_solves(tmp_path: Path) -> None:
     path = tmp_path / "c4.db"
     report = build(BuildRequest(str(path), "connect4", {"width": 4, "height": 4},

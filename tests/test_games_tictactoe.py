@@ -158,6 +158,7 @@ def test_small_mnk_game_values(algorithm: str) -> None:
     assert result.outcome == "win" and result.plies == 3
 
 
+@pytest.mark.slow  # the 3x4 board's kernel: a compile no core test shares
 def test_three_by_four_needing_three_is_a_first_player_win() -> None:
     # Known; by the engine only (alpha-beta: 330,000 nodes, most of a second).
     assert search(MNKGame(3, 4, 3)).outcome == "win"
