@@ -44,6 +44,7 @@ def test_tictactoe_database_agrees_with_the_engine_on_every_reachable_position(
     assert twins > 0  # the symmetric twins were answered through their stored twin
 
 
+@pytest.mark.slow  # the retrograde analysis of tic-tac-toe's kernel: a compile of its own
 def test_the_compiled_and_python_retrograde_analyses_store_the_same_rows() -> None:
     game = make("tictactoe")
     python = list(whole_game_rows(game, solve(game, tier="python")))
