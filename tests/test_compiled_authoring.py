@@ -16,6 +16,7 @@ from types import FunctionType
 from typing import Any
 
 import numba
+import numpy as np
 import pytest
 
 from gametree.compiled import (
@@ -290,6 +291,29 @@ def test_other_typing_errors_name_the_rule_with_numbas_first_line() -> None:
     shape = error_of(bones("compiled shape", play=numba.njit(play_growing_the_state)))
     assert "the rule play returns Tuple(int64, int64, " in shape
     assert "it must return the state after the move, a tuple of 2 integers" in shape
+
+
+def moves_from_a_new_array(state: Any, out: Any) -> Any:
+    takes = np.arange(1, 4)
+    count = 0
+    for take in takes:
+        if take <= state[0]:
+            out[count] = take
+            count += 1
+    return count
+
+
+def test_a_rule_that_allocates() -> None:
+    # The engine's rules are compiled without numba's reference counting: the search never
+    # allocates. An array made inside a rule is refused by name, not with numba's complaint.
+    message = error_of(bones("allocating", moves=moves_from_a_new_array))
+    line = moves_from_a_new_array.__code__.co_firstlineno
+    assert message == (
+        "kernel broken bones allocating: the rule moves allocates memory (it makes a numpy "
+        "array, a list or a string while it runs), which the compiled engine does not allow: "
+        "it compiles the rules without numba's reference counting, as it searches without "
+        "allocating; write into the buffer it passes (out) or use tuples "
+        f"(test_compiled_authoring.py, line {line})")
 
 
 def test_a_rule_reading_a_list() -> None:

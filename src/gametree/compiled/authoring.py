@@ -294,12 +294,37 @@ def check_compiled_rules(kernel: Kernel, bound: Mapping[str, Any]) -> None:
         try:
             dispatcher.compile(signature)
         except (NumbaError, TypeError) as error:
+            if _allocates(dispatcher, signature):
+                raise KernelError(
+                    f"kernel {kernel.name}: the rule {name} allocates memory (it makes a numpy "
+                    "array, a list or a string while it runs), which the compiled engine does "
+                    "not allow: it compiles the rules without numba's reference counting, as "
+                    f"it searches without allocating; write into the buffer it passes (out) "
+                    f"or use tuples{_defined_at(dispatcher)}") from None
             raise KernelError(rule_error(kernel, name, dispatcher, error)) from None
         returned = dispatcher.overloads[signature].signature.return_type
         problem = _return_problem(name, returned, kernel.initial_state, types)
         if problem is not None:
             raise KernelError(f"kernel {kernel.name}: the rule {name} {problem}"
                               f"{_defined_at(dispatcher)}")
+
+
+def _allocates(dispatcher: Any, signature: tuple[Any, ...]) -> bool:
+    """Whether a rule compiled without numba's reference counting failed for that alone: it
+    compiles with them (a numpy array, a list or a string made inside needs them)."""
+    import numba  # noqa: PLC0415 - only when compiling
+    from numba.core.errors import NumbaError  # noqa: PLC0415
+
+    options = dict(dispatcher.targetoptions)
+    if options.pop("_nrt", True):
+        return False
+    options.pop("nopython", None)
+    options.pop("cache", None)
+    try:
+        numba.njit(**options)(dispatcher.py_func).compile(signature)
+    except (NumbaError, TypeError):
+        return False
+    return True
 
 
 def _return_problem(name: str, returned: Any, state: Any, types: Any) -> str | None:

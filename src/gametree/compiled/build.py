@@ -89,6 +89,14 @@ if TYPE_CHECKING:
     from .numbacache import CacheGuard  # imports numba: only when a kernel is built
 
 _TEMPLATE = Path(__file__).with_name("_engine.py")
+ENGINE_COUNTED = False
+"""Whether the search engine's functions, and the rules as compiled for it, keep numba's
+reference counts (its NRT). They do not: the search never allocates (its move lists and table
+are slices of one workspace array), and numba counted the references to that array's owner
+at nearly every slice and table probe: an atomic increment and decrement, 38% of a Connect
+Four solve's time, and on two threads a cache line that both cores write. A rule that
+allocates is refused with a message saying so (:func:`gametree.compiled.authoring.rule_error`).
+Templates that allocate (the retrograde analysis) keep the counts."""
 _BEGIN = "# BEGIN KERNEL BINDING"
 _END = "# END KERNEL BINDING"
 
@@ -117,19 +125,23 @@ def _writable(directory: Path) -> bool:
     return True
 
 
-def _module_source(template: Path, title: str) -> str:
+def _module_source(template: Path, title: str, *, counted: bool) -> str:
     """The generated module's text: a first line with its ``title`` (for ``gametree cache
     info``), then the template with its binding block replaced."""
     text = template.read_text(encoding="utf-8")
     start, end = text.index(_BEGIN), text.index(_END)
-    return header(title) + text[:start] + _binding_stub() + text[end + len(_END):]
+    return header(title) + text[:start] + _binding_stub(counted) + text[end + len(_END):]
 
 
-def _binding_stub() -> str:
-    """The text that replaces the template's binding block: the kernel arrives as a dict."""
+def _binding_stub(counted: bool) -> str:
+    """The text that replaces the template's binding block: the kernel arrives as a dict. It
+    says whether the module keeps numba's reference counts, so that the module's identity (the
+    digest of its text) differs when that does."""
+    counting = "with" if counted else "without"
     return ("# Kernel binding: the functions and constants of one kernel game, set by\n"
             "# gametree.compiled.build before this module runs, and the njit of\n"
             "# gametree.compiled.numbacache, which caches through gametree (cache format 2).\n"
+            f"# Compiled {counting} numba's reference counting.\n"
             "globals().update(__gametree_binding__)  # noqa: F821\n")
 
 
@@ -212,11 +224,13 @@ class Isolator:
     ``__module__`` is the kernel's; the copy shares the original's closure cells, which the
     factory fills afterwards with the other compiled copies. Given a function already compiled
     elsewhere, it compiles a copy likewise, with the compiled functions it captures replaced
-    by copies of their own. Each function is copied once, however often it is met.
+    by copies of their own. Each function is copied once, however often it is met. Unless
+    ``counted``, the copies are compiled without numba's reference counting.
     """
 
-    def __init__(self, module_name: str) -> None:
+    def __init__(self, module_name: str, *, counted: bool = True) -> None:
         self.module_name = module_name
+        self.counted = counted
         # Keyed by id, so the originals are kept too: a freed one's id could be reused.
         self._copies: dict[int, tuple[Any, Any]] = {}
 
@@ -241,6 +255,8 @@ class Isolator:
         # the original's file, outside gametree's cache.
         options = {name: value for name, value in getattr(function, "targetoptions", {}).items()
                    if name not in ("nopython", "cache")}
+        if not self.counted:
+            options["_nrt"] = False
         copy = numba_module().njit(**options)(twin)
         self._copies[id(original)] = (original, copy)
         return copy
@@ -355,7 +371,7 @@ class _ModuleSource:
 def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
     """The compiled engine module of ``kernel``, and whether it still has to be compiled
     (:func:`kernel_module` of the engine template)."""
-    return kernel_module(kernel, _TEMPLATE, "")
+    return kernel_module(kernel, _TEMPLATE, "", counted=ENGINE_COUNTED)
 
 
 def engine_cached(kernel: Kernel) -> bool | None:
@@ -363,7 +379,7 @@ def engine_cached(kernel: Kernel) -> bool | None:
     process already, or in the cache, whole (:func:`_damage`). ``None`` when the kernel
     cannot be cached (its source cannot be identified): every process compiles it. Compiles
     nothing, writes nothing (a server asks it before a search, to compile elsewhere)."""
-    source = _module_source(_TEMPLATE, kernel.name)
+    source = _module_source(_TEMPLATE, kernel.name, counted=ENGINE_COUNTED)
     identity = _identity(kernel, source)
     if identity is None:
         return None
@@ -376,11 +392,13 @@ def engine_cached(kernel: Kernel) -> bool | None:
     return _is_ready(path) and _damage(path, source) is None
 
 
-def kernel_module(kernel: Kernel, template: Path, part: str) -> tuple[ModuleType, bool]:
+def kernel_module(kernel: Kernel, template: Path, part: str, *,
+                  counted: bool = True) -> tuple[ModuleType, bool]:
     """The module generated from ``template`` for ``kernel`` (``part`` names what it does
     when it is not the engine, as in "retrograde analysis": said when it compiles, and listed
     by ``gametree cache info`` as the kernel's name and ``part``), and whether it still has to
-    be compiled.
+    be compiled. Unless ``counted``, the module's functions and the rules compiled for it do
+    without numba's reference counting (see :data:`ENGINE_COUNTED`).
 
     A kernel whose cached files are all there and intact (:func:`_damage`) is loaded without
     anything of what follows: its entry points load from numba's cache on first call, even
@@ -397,7 +415,7 @@ def kernel_module(kernel: Kernel, template: Path, part: str) -> tuple[ModuleType
     :func:`compiling`.
     """
     title = f"{kernel.name} {part}" if part else kernel.name
-    source = _module_source(template, title)
+    source = _module_source(template, title, counted=counted)
     identity = _identity(kernel, source)
     with _lock:
         tag = identity or f"uncached{next(_uncached)}"  # an uncached kernel is always new
@@ -408,7 +426,7 @@ def kernel_module(kernel: Kernel, template: Path, part: str) -> tuple[ModuleType
         label = f"the {kernel.name} kernel's {part}" if part else f"the {kernel.name} kernel"
         plan = _plan(kernel, name, source, label, identifiable=identity is not None)
         try:
-            module = _load(kernel, name, source, plan)
+            module = _load(kernel, name, source, plan, counted=counted)
         except BaseException:
             plan.abandon()
             raise
@@ -508,7 +526,8 @@ def _damage(path: Path, source: str) -> str | None:
     return check_files(path, source, accept_index)
 
 
-def _load(kernel: Kernel, name: str, source: str, plan: _ModuleSource) -> ModuleType:
+def _load(kernel: Kernel, name: str, source: str, plan: _ModuleSource, *,
+          counted: bool) -> ModuleType:
     """Run the generated module ``name`` (from its file in the cache, or from ``source`` in
     memory); unless it is ready in the cache, announce the compile first."""
     from . import numbacache  # noqa: PLC0415 - imports numba
@@ -527,9 +546,9 @@ def _load(kernel: Kernel, name: str, source: str, plan: _ModuleSource) -> Module
         spec = importlib.util.spec_from_loader(name, loader=None, origin=filename)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
-    bound = binding(kernel, Isolator(name))
+    bound = binding(kernel, Isolator(name, counted=counted))
     # The module's njit caches through gametree (numbacache), or not at all in memory.
-    namespace = {**bound, "njit": numbacache.engine_jit(plan.guard)}
+    namespace = {**bound, "njit": numbacache.engine_jit(plan.guard, counted=counted)}
     module.__dict__.update(__gametree_binding__=namespace, _gametree_kernel=kernel)
     # numba names the module of every function it compiles by looking it up in sys.modules,
     # and rebuilds a cached function's environment by importing that module by name: the

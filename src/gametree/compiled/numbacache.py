@@ -176,11 +176,12 @@ class KernelCache(_numba_caching.FunctionCache):  # type: ignore[misc]
             self._guard.saved()
 
 
-def engine_jit(guard: CacheGuard | None) -> Callable[..., Any]:
+def engine_jit(guard: CacheGuard | None, *, counted: bool = True) -> Callable[..., Any]:
     """The ``njit`` that a generated engine module uses instead of numba's: the same options,
     but a function declared ``cache=True`` is cached through a :class:`KernelCache` reporting
-    to ``guard`` (not cached at all when ``guard`` is None). Explicit signatures are compiled at
-    once, as numba's ``njit`` does.
+    to ``guard`` (not cached at all when ``guard`` is None), and, unless ``counted``, compiled
+    without numba's reference counting (see :data:`gametree.compiled.build.ENGINE_COUNTED`).
+    Explicit signatures are compiled at once, as numba's ``njit`` does.
 
     It reaches the module through its kernel binding (:func:`gametree.compiled.build`), which
     runs after the template's ``from numba import njit``."""
@@ -192,6 +193,8 @@ def engine_jit(guard: CacheGuard | None) -> Callable[..., Any]:
         if signatures is not None and not isinstance(signatures, list):
             signatures = [signatures]
         cache = bool(options.pop("cache", False))
+        if not counted:
+            options["_nrt"] = False
 
         def decorate(function: Any) -> Any:
             dispatcher = numba.njit(**options)(function)  # lazy: nothing compiled yet
