@@ -95,7 +95,8 @@ reference counts (its NRT). They do not: the search never allocates (its move li
 are slices of one workspace array), and numba counted the references to that array's owner
 at nearly every slice and table probe: an atomic increment and decrement, 38% of a Connect
 Four solve's time, and on two threads a cache line that both cores write. A rule that
-allocates is refused with a message saying so (:func:`gametree.compiled.authoring.rule_error`).
+allocates is refused with a message saying so
+(:func:`gametree.compiled.authoring.check_compiled_rules`).
 Templates that allocate (the retrograde analysis) keep the counts."""
 _BEGIN = "# BEGIN KERNEL BINDING"
 _END = "# END KERNEL BINDING"
