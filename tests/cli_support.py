@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +28,18 @@ def gametree(*args: str, typed: str = "", env: dict[str, str] | None = None,
     return subprocess.run([sys.executable, "-m", "gametree", *args], input=typed,
                           capture_output=True, text=True, timeout=timeout, check=False,
                           env=env)
+
+
+def own_tests(directory: Path, env: dict[str, str],
+              cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m pytest -q DIRECTORY`` as a real process in ``cwd``: the suite of a project
+    of its own (a generated game, an example plugin). Options this suite was given
+    through ``PYTEST_ADDOPTS`` (``--kernel-cache``, ``-n``) are not passed on: that project's
+    pytest does not know them and would stop at "unrecognized arguments"."""
+    own_env = {name: value for name, value in env.items() if name != "PYTEST_ADDOPTS"}
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(directory)], capture_output=True, text=True, env=own_env,
+                          cwd=cwd, timeout=900, check=False)
 
 
 COMPILE_NOTICE = re.compile(

@@ -18,7 +18,7 @@ import pytest
 
 from gametree.cli.new import project_files
 from gametree.game import GameError
-from tests.cli_support import gametree, run
+from tests.cli_support import gametree, own_tests, run
 
 SOURCES = Path(__file__).resolve().parent.parent / "src"
 
@@ -75,9 +75,7 @@ def test_new_project_installs_and_its_tests_pass(tmp_path: Path) -> None:
     env["PYTHONPATH"] = os.pathsep.join([str(target), str(SOURCES),
                                          *filter(None, env.get("PYTHONPATH", "").split(
                                              os.pathsep))])
-    tested = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                             str(tmp_path / "demo")], capture_output=True, text=True,
-                            env=env, cwd=tmp_path, timeout=900, check=False)
+    tested = own_tests(tmp_path / "demo", env, cwd=tmp_path)
     assert tested.returncode == 0, tested.stdout + tested.stderr
     assert "3 passed" in tested.stdout
     listed = gametree("games", "--json", env=env)

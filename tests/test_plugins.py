@@ -37,7 +37,7 @@ from gametree.plugins import (
     spec_at,
 )
 from gametree.registry import GameSpec, UnknownGameError
-from tests.cli_support import gametree, run
+from tests.cli_support import gametree, own_tests, run
 from tests.served_game import SPEC as SERVED_SPEC
 from tests.served_game import Kayles
 
@@ -287,9 +287,7 @@ def test_the_plugin_passes_check(kayles_env: dict[str, str]) -> None:
 
 @pytest.mark.slow
 def test_the_plugin_s_own_tests_pass(kayles_env: dict[str, str]) -> None:
-    tested = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                             str(EXAMPLE)], capture_output=True, text=True, env=kayles_env,
-                            cwd=EXAMPLE, timeout=900, check=False)
+    tested = own_tests(EXAMPLE, kayles_env, cwd=EXAMPLE)
     assert tested.returncode == 0, tested.stdout + tested.stderr
     assert "10 passed" in tested.stdout
 
