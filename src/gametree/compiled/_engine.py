@@ -175,6 +175,13 @@ game (see there): measured on Connect Four, stepping searched 1.14-1.45x fewer p
 Pons' probes on the empty 6x5, 7x5 and 6x6 boards, as many on five positions 4 plies into
 7x6, 1.12x more on six 8 plies in, and 1.1-5.5x more on Pons' sets L1 and L2."""
 
+ETC_AFTER = 8192
+"""(solving) Enhanced cutoffs start once a search has visited this many positions. Before,
+the table holds too little of the search for a child's entry to be there, and the look at
+each child costs a load from main memory: on Pons' L1_R1 set, whose positions take about a
+thousand positions each, they cost more time than the positions they saved. A whole board's
+search is all but unchanged (6x5, 7x5, 6x6: at most 0.01% more positions)."""
+
 SOLVING = HAS_THREATS and ALTERNATING and (HAS_UPPER_BOUND or HAS_ETC)
 """Whole-board solving, for a kernel with the solving hooks only (a game without them is
 searched node for node as before): every child is looked at before any is searched (see
@@ -719,7 +726,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
         # (enhanced transposition cutoffs) the table's bounds of a child may cut this node
         # off at once, or show that a child cannot raise alpha (it is then not searched).
         looked = True
-        etc = HAS_ETC and k_enhanced_cutoffs(state)
+        etc = HAS_ETC and nodes >= ETC_AFTER and k_enhanced_cutoffs(state)
         quick = False  # a child whose player to move has no non-losing move
         for i in range(count):
             end, end_ply, sign, lost = forced_end(k_play(state, ws[row + i]), ply + 1, ws)
@@ -1288,11 +1295,11 @@ def solve_many(states: Any, weak: bool, results: Any, nodes: Any, ticks: Any,
         if ws[C_ABORTED]:  # interrupted
             break
         clear(ws)
-        before = ws[C_NODES]
+        ws[C_NODES] = 0  # each solve counts its own positions, as a search does
         started: int = cycles()
         results[i] = solve(k_state_from_row(states[i]), zero, weak, ws)
         ticks[i] = cycles() - started
-        nodes[i] = ws[C_NODES] - before
+        nodes[i] = ws[C_NODES]
 
 
 @njit(cache=True, nogil=True)

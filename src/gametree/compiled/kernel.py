@@ -38,7 +38,8 @@ Solving hooks (optional, each alone; docs/kernels.md, "Whole-board solving hooks
     search: :data:`NO_UPPER_BOUND` (nothing known), 0 (a draw at best) or ``-k`` (a loss
     within ``k`` plies at the latest). Needs the threat hooks.
     ``enhanced_cutoffs(state) -> bool``: look every child up in the table before searching
-    any (worth it where subtrees are large). Needs the threat hooks.
+    any (worth it where subtrees are large; the engine asks only once a search has visited
+    a few thousand positions, when the table holds enough to find). Needs the threat hooks.
 
 A kernel is usually written as a *rules factory*: a function that takes the game's parameters
 and a ``jit`` decorator and returns its rules. Called with ``jit=plain`` it gives ordinary Python
