@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from gametree import SearchOptions
+from gametree import SearchOptions, search
 from gametree.builder import BuildPlan, BuildRequest, build
+from gametree.builder.book import enumerate_book
 from gametree.db.answer import SolutionDatabase
 from gametree.db.check import export_rows
 from gametree.db.store import Database
@@ -188,6 +189,31 @@ def test_a_build_on_two_worker_processes_equals_the_one_in_process(
     assert report.solved == 82  # 160 positions at ply 4, 4 of them symmetric
     with Database.open(path) as pool, Database.open(book) as serial:
         assert list(export_rows(pool, "jsonl")) == list(export_rows(serial, "jsonl"))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_frontier_solves_that_share_a_warm_table_store_what_fresh_solves_find(
+        tmp_path: Path, workers: int) -> None:
+    # Each worker keeps its table from one frontier position to the next (the smallest table
+    # here, so that later solves meet many entries of earlier ones, and replace them): every
+    # row must still be what a one-shot search of its position finds, best move included.
+    game = make("connect4", width=4, height=4)
+    path = tmp_path / "warm.db"
+    report = build(BuildRequest(str(path), "connect4", {"width": 4, "height": 4}, plies=4,
+                                search=SearchOptions(table_memory=4096),
+                                plan=BuildPlan(workers=workers)))
+    frontier = [node for node in enumerate_book(game, game.initial_state(), 4)
+                if node.kind == "frontier"]
+    assert report.solved == len(frontier) == 82
+    with Database.open(path) as database:
+        for node in frontier:
+            row = database.get_text(node.key)
+            result = search(game, node.state)
+            sign = {"win": 1, "draw": 0, "loss": -1}[str(result.outcome)]
+            assert row is not None
+            assert (row.value, row.plies, row.best) == (
+                sign, result.plies if sign else None,
+                game.format_move(node.state, result.best_move))
 
 
 def values_of(path: Path) -> list[tuple[str, int, int | None, str]]:
