@@ -131,6 +131,22 @@ def test_a_one_shot_search_is_the_same_whatever_ran_before() -> None:
         assert [everything(search(game, state, tier=tier, **mode)) for mode in MODES] == first
 
 
+def test_a_new_session_starts_from_what_it_searches_itself() -> None:
+    """A session takes a pooled engine that another search or session has just filled: its
+    first search still counts what a one-shot search counts, on both tiers."""
+    game, state = tictactoe_after("0,0")
+    for tier in ("python", "compiled"):
+        fresh = search(game, state, tier=tier)
+        with SearchSession(game, tier=tier) as earlier:
+            earlier.search(state)
+            earlier.search(game.play(state, game.moves(state)[1]))
+        with SearchSession(game, tier=tier) as session:
+            first = session.search(state)
+            again = session.search(state)
+        assert {**first.stats.as_dict(), "seconds": 0} == {**fresh.stats.as_dict(), "seconds": 0}
+        assert again.stats.nodes < first.stats.nodes  # and then it learns from itself
+
+
 def test_a_compiled_engine_never_mixes_scoring_modes() -> None:
     """The same on the compiled engine itself, whose table outlives its searches."""
     game, state = tictactoe_after("0,0 1,1 2,2")

@@ -418,6 +418,9 @@ class SearchSession(Generic[S, M]):
         if kept is not None:
             kept[0].put(kept[1])
         engine = plan.engines.take()
+        # A pooled engine holds the table of whoever used it last: the session starts from
+        # what it searches itself (its node counts must not depend on other searches).
+        engine.new_search()
         self._compiled = (plan.engines, engine)
         return engine
 
