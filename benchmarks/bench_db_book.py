@@ -28,7 +28,8 @@ search service's one-shot search), printing each one's processor time and positi
 then the mean and the frontier's CPU-hours. ``--neighbours N`` takes N consecutive frontier
 positions in the order of their move lines (neighbours share their first moves) and solves them
 fresh, then again one after another in one :class:`~gametree.SearchSession` whose table stays
-warm: what a worker keeping its table between positions would save.
+warm, as a builder's worker does (``--blocks K``: K such runs from random starts, and the
+frontier's CPU-hours at the warm rate).
 """
 
 from __future__ import annotations
@@ -105,28 +106,39 @@ def sample(args: argparse.Namespace) -> None:
 
 
 def neighbours(args: argparse.Namespace) -> None:
-    """Solve ``--neighbours`` consecutive frontier positions afresh, then with a warm table."""
+    """Solve ``--blocks`` runs of ``--neighbours`` consecutive frontier positions, each run
+    afresh and then in one session (as a builder's worker does), and estimate the frontier."""
     game = make("connect4", width=args.width, height=args.height)
     positions = frontier(game, args.plies)
-    start = random.Random(args.seed).randrange(len(positions) - args.neighbours)
-    block = positions[start:start + args.neighbours]
     options = SearchOptions(book=False)
     warm_up(game, options)
-    began = time.process_time()
-    fresh = [search(game, node.state, options) for node in block]
-    fresh_cpu = time.process_time() - began
-    began = time.process_time()
-    with SearchSession(game, options) as session:
-        warm = [session.search(node.state) for node in block]
-    warm_cpu = time.process_time() - began
-    pairs = list(zip(fresh, warm, strict=True))
-    print(f"{len(block)} consecutive frontier positions, {block[0].line!r} to "
-          f"{block[-1].line!r}: fresh {fresh_cpu:.2f} s cpu, "
-          f"{sum(r.stats.nodes for r in fresh):,} positions; warm table {warm_cpu:.2f} s cpu, "
-          f"{sum(r.stats.nodes for r in warm):,} positions; same values and distances: "
-          f"{all((a.value, a.plies) == (b.value, b.plies) for a, b in pairs)}; "
-          f"same best moves: {sum(a.best_move == b.best_move for a, b in pairs)} "
-          f"of {len(block)}")
+    draw = random.Random(args.seed)
+    fresh_total = warm_total = 0.0
+    for _ in range(args.blocks):
+        start = draw.randrange(len(positions) - args.neighbours)
+        block = positions[start:start + args.neighbours]
+        began = time.process_time()
+        fresh = [search(game, node.state, options) for node in block]
+        fresh_cpu = time.process_time() - began
+        began = time.process_time()
+        with SearchSession(game, options) as session:
+            warm = [session.search(node.state) for node in block]
+        warm_cpu = time.process_time() - began
+        fresh_total += fresh_cpu
+        warm_total += warm_cpu
+        pairs = list(zip(fresh, warm, strict=True))
+        print(f"{len(block)} consecutive frontier positions, {block[0].line!r} to "
+              f"{block[-1].line!r}: fresh {fresh_cpu:.2f} s cpu, "
+              f"{sum(r.stats.nodes for r in fresh):,} positions; warm table {warm_cpu:.2f} s "
+              f"cpu, {sum(r.stats.nodes for r in warm):,} positions; same values and "
+              f"distances: {all((a.value, a.plies) == (b.value, b.plies) for a, b in pairs)}; "
+              f"same best moves: {sum(a.best_move == b.best_move for a, b in pairs)} "
+              f"of {len(block)}", flush=True)
+    solved = args.blocks * args.neighbours
+    print(f"{solved} positions in {args.blocks} runs: fresh {fresh_total / solved:.3f} s cpu a "
+          f"position, warm {warm_total / solved:.3f} s ({fresh_total / warm_total:.2f}x less); "
+          f"the frontier's {len(positions):,} positions warm: "
+          f"{len(positions) * warm_total / solved / 3600:.1f} CPU-hours")
 
 
 def main() -> None:
@@ -142,6 +154,8 @@ def main() -> None:
     parser.add_argument("--sample", type=int, help="solve this many frontier positions")
     parser.add_argument("--neighbours", type=int,
                         help="solve this many consecutive frontier positions, fresh and warm")
+    parser.add_argument("--blocks", type=int, default=1,
+                        help="with --neighbours: this many runs, each from a random start")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.sample:
