@@ -29,7 +29,9 @@ then the mean and the frontier's CPU-hours. ``--neighbours N`` takes N consecuti
 positions in the order of their move lines (neighbours share their first moves) and solves them
 fresh, then again one after another in one :class:`~gametree.SearchSession` whose table stays
 warm, as a builder's worker does (``--blocks K``: K such runs from random starts, and the
-frontier's CPU-hours at the warm rate).
+frontier's CPU-hours at the warm rate). ``--neighbours N --split K`` solves N consecutive
+positions in one session, then in K sessions that take turns, then in K that solve a run each:
+what handing the frontier out to K workers in turn, or in runs, costs.
 """
 
 from __future__ import annotations
@@ -141,6 +143,33 @@ def neighbours(args: argparse.Namespace) -> None:
           f"{len(positions) * warm_total / solved / 3600:.1f} CPU-hours")
 
 
+def split(args: argparse.Namespace) -> None:
+    """Solve ``--neighbours`` consecutive frontier positions in one session, then shared by
+    ``--split`` sessions taking turns, then by as many each solving one run of them."""
+    game = make("connect4", width=args.width, height=args.height)
+    positions = frontier(game, args.plies)
+    start = random.Random(args.seed).randrange(len(positions) - args.neighbours)
+    block = positions[start:start + args.neighbours]
+    options = SearchOptions(book=False)
+    warm_up(game, options)
+    count = args.split
+    cuts = [len(block) * part // count for part in range(count + 1)]
+    ways = {"one session": [block],
+            f"{count} sessions taking turns": [block[part::count] for part in range(count)],
+            f"{count} sessions, a run each": [block[cuts[part]:cuts[part + 1]]
+                                              for part in range(count)]}
+    print(f"{len(block)} consecutive frontier positions, {block[0].line!r} to "
+          f"{block[-1].line!r}:")
+    for label, parts in ways.items():
+        began = time.process_time()
+        searched = 0
+        for part in parts:
+            with SearchSession(game, options) as session:
+                searched += sum(session.search(node.state).stats.nodes for node in part)
+        print(f"{label}: {time.process_time() - began:.2f} s cpu, {searched:,} positions",
+              flush=True)
+
+
 def main() -> None:
     """Alternate the builds, print each, then the speed-ups and whether the rows agree (or,
     with ``--sample`` or ``--neighbours``, measure frontier solves instead)."""
@@ -156,10 +185,15 @@ def main() -> None:
                         help="solve this many consecutive frontier positions, fresh and warm")
     parser.add_argument("--blocks", type=int, default=1,
                         help="with --neighbours: this many runs, each from a random start")
+    parser.add_argument("--split", type=int,
+                        help="with --neighbours: one session against this many")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.sample:
         sample(args)
+        return
+    if args.neighbours and args.split:
+        split(args)
         return
     if args.neighbours:
         neighbours(args)

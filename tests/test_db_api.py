@@ -137,6 +137,21 @@ def test_the_chunker_hands_out_every_position_once_in_shrinking_tasks() -> None:
     assert [len(task) for task in iter(fixed.take, None)] == [64] * 15 + [40]
 
 
+def test_each_lane_follows_its_own_run_of_the_frontier_then_takes_the_end_of_another() -> None:
+    positions = [(i, 8, str(i)) for i in range(100)]
+    chunker = Chunker(positions, workers=2, fixed=10, lanes=2)
+    taken: dict[int, list[int]] = {0: [], 1: []}
+    for lane in (0, 1, 1, 1, 1, 1, 0, 1, 1, 0):  # lane 1 is quicker: it finishes its run first
+        task = chunker.take(lane)
+        assert task is not None
+        assert task == positions[task[0][0]:task[0][0] + 10]
+        taken[lane].append(task[0][0])
+    assert taken[0] == [0, 10, 20]
+    assert taken[1] == [50, 60, 70, 80, 90, 40, 30]  # its run, then lane 0's from the end
+    assert chunker.remaining == 0
+    assert chunker.take(0) is None and chunker.take(1) is None
+
+
 def test_the_log_line_says_how_long_a_slow_position_takes_and_that_none_finished_yet(
         monkeypatch: pytest.MonkeyPatch) -> None:
     clock = [100.0]

@@ -142,7 +142,7 @@ class _Book:
         """Solve ``todo`` on the workers, committing the rows as they come (at least every
         ``commit_every`` seconds, and whatever was solved when the build is stopped)."""
         chunker = executors.Chunker([(node.state, node.ply, node.line) for node in todo],
-                                    job.count, self.plan.chunk)
+                                    job.count, self.plan.chunk, job.lanes)
         solving = time.perf_counter()
         self.progress.start(f"solving {total:,} frontier positions at ply {plies}", len(todo))
         pending = _Pending(self.database, self.report, self.run)

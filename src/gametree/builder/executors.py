@@ -154,20 +154,31 @@ class Chunker:
     :data:`FIRST_TASK` positions; later ones as many as the mean solve time so far says fill
     :data:`TASK_SECONDS`, but at most a ``1 / (4 * workers)`` share of the positions left, so
     that the last tasks are small and the workers finish together.
+
+    ``lanes``: the frontier is cut into that many runs of consecutive positions, one per
+    worker (or group of workers) that asks with its lane: a worker's tasks follow each other
+    along the frontier, so that its warm table (:func:`frontier_session`) holds what its next
+    position shares with its last ones. (Handed out in turn to two workers, a 7x6 frontier at
+    ply 8 searched 18% more positions than in two halves.) A lane whose run is done takes the
+    end of the longest run left, moving back from there.
     """
 
-    def __init__(self, positions: list[Position], workers: int, fixed: int | None = None) -> None:
+    def __init__(self, positions: list[Position], workers: int, fixed: int | None = None,
+                 lanes: int = 1) -> None:
         self.positions = positions
         self.workers = max(1, workers)
         self.fixed = fixed
-        self.next_index = 0
+        count = max(1, lanes)
+        cuts = [len(positions) * lane // count for lane in range(count + 1)]
+        self.runs = [[cuts[lane], cuts[lane + 1]] for lane in range(count)]
+        """Each lane's run not handed out yet: ``[first, end)``."""
         self.solved = 0
         self.seconds = 0.0
 
     @property
     def remaining(self) -> int:
         """Positions not handed out yet."""
-        return len(self.positions) - self.next_index
+        return sum(end - first for first, end in self.runs)
 
     def size(self) -> int:
         """How many positions the next task gets."""
@@ -180,14 +191,20 @@ class Chunker:
         share = math.ceil(self.remaining / (4 * self.workers))
         return max(1, min(by_time, share, LARGEST_TASK))
 
-    def take(self) -> list[Position] | None:
-        """The next task, or ``None`` when every position has been handed out."""
+    def take(self, lane: int = 0) -> list[Position] | None:
+        """The next task of ``lane``, or ``None`` when every position has been handed out."""
         if self.remaining <= 0:
             return None
-        end = self.next_index + self.size()
-        task = self.positions[self.next_index:end]
-        self.next_index = min(end, len(self.positions))
-        return task
+        size = self.size()
+        run = self.runs[lane]
+        if run[0] < run[1]:
+            first = run[0]
+            run[0] = min(first + size, run[1])
+            return self.positions[first:run[0]]
+        longest = max(self.runs, key=lambda other: other[1] - other[0])
+        end = longest[1]
+        longest[1] = max(longest[0], end - size)
+        return self.positions[longest[1]:end]
 
     def record(self, count: int, seconds: float) -> None:
         """A task of ``count`` positions took ``seconds`` to solve."""
@@ -199,6 +216,8 @@ class Workers:
     """Started workers: :meth:`run` solves positions on them; :meth:`close` stops them."""
 
     count: int = 1
+    lanes: int = 1
+    """How many runs of the frontier :meth:`run` asks its :class:`Chunker` for by lane."""
 
     def run(self, chunker: Chunker) -> Iterator[list[RowTuple]]:
         """Solve every position ``chunker`` hands out, yielding each task's rows as it ends
@@ -298,6 +317,9 @@ class PoolWorkers(Workers):
                  count: int, local: Game[Any, Any] | None = None) -> None:
         self.processes = count
         self.count = count + (local is not None)
+        # The builder's own run, and the processes' (one process on two cores: a run each).
+        self.lanes = 1 + (local is not None)
+        self.pool_lane = self.lanes - 1
         self.local = local
         self.search_options = search_options
         self.session: SearchSession[Any, Any] | None = None
@@ -318,7 +340,7 @@ class PoolWorkers(Workers):
         pending: set[Future[Solved]] = set()
         try:
             for _ in range(IN_FLIGHT * self.processes):
-                task = chunker.take()
+                task = chunker.take(self.pool_lane)
                 if task is None:
                     break
                 pending.add(self.pool.submit(_work, task))
@@ -327,7 +349,7 @@ class PoolWorkers(Workers):
                 if self.local is not None:
                     done = {future for future in pending if future.done()}
                     pending -= done
-                    task = None if done else chunker.take()
+                    task = None if done else chunker.take(0)
                     if task is not None:  # the builder's turn: it would be idle else
                         rows, seconds = timed_solve(self.local, self.search_options, task,
                                                     self.session)
@@ -343,7 +365,7 @@ class PoolWorkers(Workers):
                 for future in done:
                     rows, seconds = future.result()
                     chunker.record(len(rows), seconds)
-                    following = chunker.take()
+                    following = chunker.take(self.pool_lane)
                     if following is not None:
                         pending.add(self.pool.submit(_work, following))
                     yield rows
@@ -419,6 +441,7 @@ class RayWorkers(Workers):
                                     f"{address or 'this machine'}: {first}") from None
         self.ray = ray
         self.count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self.lanes = self.count  # an actor keeps its table: a run of the frontier each
         solver = _ray_solver(ray)
         self.actors = [solver.remote(name, dict(options), search_options)
                        for _ in range(self.count)]
@@ -426,24 +449,24 @@ class RayWorkers(Workers):
     def run(self, chunker: Chunker) -> Iterator[list[RowTuple]]:
         """Solve the tasks on the actors, yielding each as it completes."""
         ray = self.ray
-        running: dict[Any, Any] = {}
+        running: dict[Any, int] = {}  # each task's actor, by its index (and lane)
         for _ in range(IN_FLIGHT):
-            for actor in self.actors:
-                task = chunker.take()
+            for lane, actor in enumerate(self.actors):
+                task = chunker.take(lane)
                 if task is not None:
-                    running[actor.solve.remote(task)] = actor
+                    running[actor.solve.remote(task)] = lane
         while running:
             ready, _ = ray.wait(list(running), num_returns=1, timeout=HEARTBEAT)
             if not ready:
                 yield []  # still solving
                 continue
             done = ready[0]
-            actor = running.pop(done)
+            lane = running.pop(done)
             rows, seconds = ray.get(done)
             chunker.record(len(rows), seconds)
-            following = chunker.take()
+            following = chunker.take(lane)
             if following is not None:
-                running[actor.solve.remote(following)] = actor
+                running[self.actors[lane].solve.remote(following)] = lane
             yield rows
 
     def close(self) -> None:
