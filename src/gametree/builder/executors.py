@@ -129,7 +129,7 @@ def frontier_session(game: Game[Any, Any],
     """A worker's session for its frontier solves, its compiled engine loaded (see
     :func:`warm_up`): the table stays warm from one position to the next, so that neighbours
     on the frontier (which share their first moves, and many positions below) reuse what the
-    last solves proved — 1.5-1.8x less processor time on a 7x6 book to 8 plies
+    last solves proved — about 1.4x less processor time on a 7x6 book to 8 plies
     (docs/solving.md). ``None`` where a solve's row could depend on what the table holds
     (each position is then solved afresh): on the Python tier, and under a budget (a node,
     time or depth limit may stop one search and not another). An exact solve's row on the
@@ -159,7 +159,7 @@ class Chunker:
     worker (or group of workers) that asks with its lane: a worker's tasks follow each other
     along the frontier, so that its warm table (:func:`frontier_session`) holds what its next
     position shares with its last ones. (Handed out in turn to two workers, a 7x6 frontier at
-    ply 8 searched 18% more positions than in two halves.) A lane whose run is done takes the
+    ply 8 searched 15% more positions than in two halves.) A lane whose run is done takes the
     end of the longest run left, moving back from there.
     """
 
