@@ -92,6 +92,8 @@ _C_WINDOWS, _C_WINDOW_LOW, _C_WINDOW_HIGH, _C_WINDOW_TEST = range(32, 36)
 _HEAD_SIZE = 36
 _S_SIZE = 6
 _BUSY_BITS = 12
+_LINE_WORDS = 8
+"""Words in a 64-byte cache line."""
 _SPLIT_LEFT = 16
 """Threads split the work (ABDADA) at nodes with at least this many plies left to play (the
 kernel's ``plies_left``, else ``max_plies`` less the ply); below, a subtree is too small to
@@ -232,9 +234,14 @@ class CompiledEngine:
         private += -private % 8  # keeps the main workspace's alignment as it is alone
         busy = private  # the busy marks, shared (several threads only)
         table_offset = private + (1 << _BUSY_BITS if self.threads > 1 else 0)
-        # (entries never straddle a 64-byte cache line)
         base = (self.threads - 1) * private
-        memory = np.zeros(base + table_offset + (2 << table_bits), dtype=np.int64)
+        size = base + table_offset + (2 << table_bits)
+        # The table starts on a 64-byte cache line, so that each pair of entries (32 bytes:
+        # a key's slot and the other one it may be in) lies in one line, one trip to main
+        # memory. A large array's data is only 16-byte aligned (a page and malloc's header).
+        padded = np.zeros(size + _LINE_WORDS, dtype=np.int64)
+        skew = (-(padded.ctypes.data + 8 * (base + table_offset)) % 64) // 8
+        memory = padded[skew:skew + size]
         ws = memory[base:]  # the whole array when there is one thread
         if prefault:
             ws.fill(0)  # zeros already; writing them maps every page now, not mid-search
