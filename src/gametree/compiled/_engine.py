@@ -600,6 +600,31 @@ def forced_end(child: Any, ply: int, ws: Any) -> Any:
         sign = -sign
 
 
+@njit(cache=True, inline="always")
+def child_value(child: Any, index: int, ply: int, depth: int, alpha: int, beta: int,
+                mover: int, forced: int, codes: int, more: int, looked: bool, by_distance: int,
+                ws: Any) -> int:
+    """The value, for the player to move at ``ply``, of ``child``: the position after its move
+    of generated ``index``, searched within (alpha, beta). When solving, a child whose forced
+    line the look found (bit ``index`` of ``forced``) is searched from the line's end, and a
+    child the look bounded is handed its ``upper_bound`` (``codes``, ``more``: see
+    :func:`pass_bound`)."""
+    if SOLVING and by_distance and depth > MAX_PLY and (forced >> min(index, 63)) & 1:
+        end, end_ply, sign, lost = forced_end(child, ply + 1, ws)
+        if lost:
+            return sign * -(WIN - (end_ply + 2))
+        if HAS_UPPER_BOUND:
+            pass_bound(codes, more, index, ws)
+        if sign < 0:
+            return -negamax(end, end_ply, depth - (end_ply - ply), -beta, -alpha, ws)
+        return negamax(end, end_ply, depth - (end_ply - ply), alpha, beta, ws)
+    if ALTERNATING or k_to_move(child) != mover:
+        if SOLVING and HAS_UPPER_BOUND and looked:
+            pass_bound(codes, more, index, ws)
+        return -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
+    return negamax(child, ply + 1, depth - 1, alpha, beta, ws)  # the same player moves again
+
+
 @njit(types.int64(STATE_TYPE, types.int64, types.int64, types.int64, types.int64,
                   types.int64[::1]), cache=True)
 def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) -> int:
@@ -819,24 +844,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                 deferred |= 1 << i
                 continue
             ws[mark] = tag
-        if SOLVING and by_distance and depth > MAX_PLY and \
-                (forced >> min(ws[keys + i] & 255, 63)) & 1:  # its forced line played out
-            end, end_ply, sign, lost = forced_end(child, ply + 1, ws)
-            if lost:
-                value = sign * -(WIN - (end_ply + 2))
-            else:
-                if HAS_UPPER_BOUND:
-                    pass_bound(codes, more, ws[keys + i] & 255, ws)
-                if sign < 0:
-                    value = -negamax(end, end_ply, depth - (end_ply - ply), -beta, -alpha, ws)
-                else:
-                    value = negamax(end, end_ply, depth - (end_ply - ply), alpha, beta, ws)
-        elif ALTERNATING or k_to_move(child) != mover:
-            if SOLVING and HAS_UPPER_BOUND and looked:
-                pass_bound(codes, more, ws[keys + i] & 255, ws)
-            value = -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
-        else:  # the same player moves again: no change of sides
-            value = negamax(child, ply + 1, depth - 1, alpha, beta, ws)
+        value = child_value(child, ws[keys + i] & 255, ply, depth, alpha, beta, mover,
+                            forced, codes, more, looked, by_distance, ws)
         if mark != 0 and ws[mark] == tag:
             ws[mark] = 0
         if ws[C_ABORTED]:
@@ -859,25 +868,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
             if (deferred >> i) & 1 == 0:
                 continue
             child = k_play(state, ws[row + i])
-            if SOLVING and by_distance and depth > MAX_PLY and \
-                    (forced >> min(ws[keys + i] & 255, 63)) & 1:
-                end, end_ply, sign, lost = forced_end(child, ply + 1, ws)
-                if lost:
-                    value = sign * -(WIN - (end_ply + 2))
-                else:
-                    if HAS_UPPER_BOUND:
-                        pass_bound(codes, more, ws[keys + i] & 255, ws)
-                    if sign < 0:
-                        value = -negamax(end, end_ply, depth - (end_ply - ply), -beta, -alpha,
-                                         ws)
-                    else:
-                        value = negamax(end, end_ply, depth - (end_ply - ply), alpha, beta, ws)
-            elif ALTERNATING or k_to_move(child) != mover:
-                if SOLVING and HAS_UPPER_BOUND and looked:
-                    pass_bound(codes, more, ws[keys + i] & 255, ws)
-                value = -negamax(child, ply + 1, depth - 1, -beta, -alpha, ws)
-            else:
-                value = negamax(child, ply + 1, depth - 1, alpha, beta, ws)
+            value = child_value(child, ws[keys + i] & 255, ply, depth, alpha, beta, mover,
+                                forced, codes, more, looked, by_distance, ws)
             if ws[C_ABORTED]:
                 return unwound(ws, own)
             if value > best:
