@@ -16,9 +16,11 @@ import threading
 from types import FrameType
 from typing import Any
 
+import numpy as np
 import pytest
 
 import gametree
+import gametree.compiled.engine as driver
 from gametree import SearchOptions
 from gametree.compiled import CompiledEngine
 from gametree.games import connect4_kernel
@@ -161,6 +163,27 @@ def test_two_threads_solve_whole_boards_as_one(width: int, height: int) -> None:
                    (alone.value, alone.outcome, alone.plies, alone.best_move), (state, weak)
             if not weak:
                 assert both.pv == alone.pv, state
+
+
+@pytest.mark.parametrize("shift", range(8))
+def test_the_table_placement_starts_a_cache_line(shift: int) -> None:
+    """Each key's pair of slots (32 bytes) must lie in one 64-byte line, one trip to memory;
+    numpy aligns a large array's data only to 16 bytes, so the engine places its table itself.
+    Here on buffers that start at each of the 8 word offsets within a line."""
+    buffer = np.zeros(1024 + 16, dtype=np.int64)[shift:shift + 1024 + 8]
+    for word in (0, 5, 36, 512):
+        placed = driver._line_aligned(buffer, 1024, word)
+        assert len(placed) == 1024 and np.shares_memory(placed, buffer)
+        assert (placed.ctypes.data + 8 * word) % 64 == 0, (shift, word)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_every_threads_workspace_sees_the_table_on_a_cache_line(threads: int) -> None:
+    searched = engine(threads)
+    addresses = {view.ctypes.data + 8 * int(view[driver._C_TABLE])
+                 for view in [searched._ws, *searched._helpers]}
+    assert len(addresses) == 1
+    assert addresses.pop() % 64 == 0
 
 
 def test_one_thread_is_the_default_and_unchanged() -> None:

@@ -155,6 +155,14 @@ class BatchResult:
     """Wall-clock time of the whole compiled loop, clearing included."""
 
 
+def _line_aligned(padded: Any, size: int, word: int) -> Any:
+    """The ``size`` words of ``padded`` (an int64 array of ``size + 8`` words) whose ``word``-th
+    starts a 64-byte cache line. numpy aligns a large array's data only to 16 bytes (often a
+    page start and malloc's 16-byte header), so the placement is made here."""
+    skew = (-(padded.ctypes.data + 8 * word) % (8 * _LINE_WORDS)) // 8
+    return padded[skew:skew + size]
+
+
 class CompiledEngine:
     """The compiled search of one kernel game, with its own transposition table.
 
@@ -236,12 +244,10 @@ class CompiledEngine:
         table_offset = private + (1 << _BUSY_BITS if self.threads > 1 else 0)
         base = (self.threads - 1) * private
         size = base + table_offset + (2 << table_bits)
-        # The table starts on a 64-byte cache line, so that each pair of entries (32 bytes:
-        # a key's slot and the other one it may be in) lies in one line, one trip to main
-        # memory. A large array's data is only 16-byte aligned (a page and malloc's header).
-        padded = np.zeros(size + _LINE_WORDS, dtype=np.int64)
-        skew = (-(padded.ctypes.data + 8 * (base + table_offset)) % 64) // 8
-        memory = padded[skew:skew + size]
+        # The table starts on a cache line, so that each pair of entries (32 bytes: a key's
+        # slot and the other one it may be in) lies in one line: one trip to main memory.
+        memory = _line_aligned(np.zeros(size + _LINE_WORDS, dtype=np.int64), size,
+                               base + table_offset)
         ws = memory[base:]  # the whole array when there is one thread
         if prefault:
             ws.fill(0)  # zeros already; writing them maps every page now, not mid-search
