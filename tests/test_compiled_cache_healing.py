@@ -179,11 +179,15 @@ def test_a_damaged_part_that_escapes_the_check_is_compiled_again(
         compiled: Compiled, tmp_path: Path) -> None:
     # Damaged machine code under a manifest that agrees with it: numba itself fails to read
     # it, and that function alone is compiled again (and its new files enter the manifest).
+    # Its image is damaged too (else the solve runs from the image, without numba's file).
     cache = copy(compiled, tmp_path)
     module = module_of(cache)
     [data] = [path for path in machine_code(module) if ".search_root-" in path.name
               and path.suffix == ".nbc"]
     data.write_bytes(b"\x80\x05K" + bytes(100))
+    [image] = [path for path in machine_code(module) if ".search_root." in path.name
+               and path.suffix == ".native"]
+    image.write_bytes(image.read_bytes()[:-100])
     write_manifest(module)
     second = gametree(cache, *SOLVE)
     assert second.returncode == 0, second.stderr

@@ -55,7 +55,9 @@ or kept in memory, never raised.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import importlib.metadata
 import importlib.util
 import itertools
 import linecache
@@ -70,7 +72,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from . import authoring
+from . import authoring, native
 from .cache import (
     LOCK_SUFFIX,
     READY_SUFFIX,
@@ -104,6 +106,7 @@ _END = "# END KERNEL BINDING"
 _listeners: list[Callable[[str], None]] = []
 _lock = threading.Lock()
 _modules: dict[str, ModuleType] = {}
+_natives: dict[str, native.NativeEngine] = {}
 _uncached = itertools.count(1)
 
 
@@ -141,7 +144,7 @@ def _binding_stub(counted: bool) -> str:
     counting = "with" if counted else "without"
     return ("# Kernel binding: the functions and constants of one kernel game, set by\n"
             "# gametree.compiled.build before this module runs, and the njit of\n"
-            "# gametree.compiled.numbacache, which caches through gametree (cache format 2).\n"
+            "# gametree.compiled.numbacache, which caches through gametree (cache format 3).\n"
             f"# Compiled {counting} numba's reference counting.\n"
             "globals().update(__gametree_binding__)  # noqa: F821\n")
 
@@ -154,12 +157,17 @@ def numba_module() -> ModuleType:
 
 
 def _identity(kernel: Kernel, source: str) -> str | None:
-    numba = numba_module()
     kernel_id = kernel.identity()
     if kernel_id is None:
         return None
-    digest = hashlib.sha256(f"{kernel_id}\n{numba.__version__}\n{source}".encode())
+    digest = hashlib.sha256(f"{kernel_id}\n{_numba_version()}\n{source}".encode())
     return digest.hexdigest()[:16]
+
+
+@functools.cache
+def _numba_version() -> str:
+    """numba's version, as installed (without importing it: a cached kernel may run without)."""
+    return importlib.metadata.version("numba")
 
 
 def _default_key(state: int) -> int:
@@ -369,10 +377,42 @@ class _ModuleSource:
             lock.release()
 
 
-def engine_module(kernel: Kernel) -> tuple[ModuleType, bool]:
+def engine_module(kernel: Kernel) -> tuple[Any, bool]:
     """The compiled engine module of ``kernel``, and whether it still has to be compiled
-    (:func:`kernel_module` of the engine template)."""
+    (:func:`kernel_module` of the engine template). A kernel cached whole, with images of its
+    entry points that run on this machine, is given as a :class:`native.NativeEngine` that
+    calls them without importing numba."""
+    engine = _native_engine(kernel)
+    if engine is not None:
+        return engine, False
     return kernel_module(kernel, _TEMPLATE, "", counted=ENGINE_COUNTED)
+
+
+def _native_engine(kernel: Kernel) -> native.NativeEngine | None:
+    """The kernel's engine from its images in the cache (:mod:`gametree.compiled.native`),
+    unless this process already has its module through numba, or the cache holds no usable
+    images of it, or the kernel is not whole in the cache (then numba's loading says so and
+    compiles it again)."""
+    source = _module_source(_TEMPLATE, kernel.name, counted=ENGINE_COUNTED)
+    identity = _identity(kernel, source)
+    if identity is None:
+        return None
+    name = module_name(kernel.name, identity)
+    with _lock:
+        engine = _natives.get(name)
+        if engine is not None or name in _modules:
+            return engine
+        path = kernels_directory(cache_directory()) / f"{name}.py"
+        if not _is_ready(path) or _damage(path, source) is not None:
+            return None
+
+        def through_numba() -> ModuleType:
+            return kernel_module(kernel, _TEMPLATE, "", counted=ENGINE_COUNTED)[0]
+
+        engine = native.load(path.parent / "__pycache__", name, through_numba)
+        if engine is not None:
+            _natives[name] = engine
+        return engine
 
 
 def engine_cached(kernel: Kernel) -> bool | None:

@@ -41,6 +41,7 @@ import numba.core.caching
 import numba.core.runtime
 from numba.core import typeinfer
 
+from . import native
 from .cache import write_manifest
 
 # numba's classes, as Any: whether mypy sees their types depends on numba's version.
@@ -140,8 +141,9 @@ class KernelCache(_numba_caching.FunctionCache):  # type: ignore[misc]
 
     _impl_class = _KernelCacheImpl
 
-    def __init__(self, py_func: Any, guard: CacheGuard) -> None:
+    def __init__(self, py_func: Any, guard: CacheGuard, *, nogil: bool = False) -> None:
         self._guard = guard
+        self._nogil = nogil
         super().__init__(py_func)
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
@@ -172,8 +174,24 @@ class KernelCache(_numba_caching.FunctionCache):  # type: ignore[misc]
             super().save_overload(sig, data)
         except Exception as error:  # a full disk, a read-only directory...
             self._guard.unsaved(error)
-        else:
-            self._guard.saved()
+            return
+        with contextlib.suppress(OSError):  # then that entry point loads through numba
+            self._export(sig, data)
+        self._guard.saved()
+
+    def _export(self, sig: Any, cres: Any) -> None:
+        """Write the image of an engine entry point just saved, for processes that run it
+        without numba (:mod:`gametree.compiled.native`)."""
+        entry = self._py_func.__name__
+        if entry not in native.ENTRY_POINTS or not self._impl.check_cachable(cres):
+            return
+        namespace = self._py_func.__globals__
+        native.export(Path(self._cache_path), self._guard.module.stem, entry,
+                      argument_types=sig, return_type=cres.signature.return_type,
+                      symbol=cres.fndesc.mangled_name,
+                      code=cres.library.serialize_using_object_code()[2][0],
+                      constants={name: int(namespace[name]) for name in native.CONSTANTS},
+                      nogil=self._nogil)
 
 
 def engine_jit(guard: CacheGuard | None, *, counted: bool = True) -> Callable[..., Any]:
@@ -199,7 +217,8 @@ def engine_jit(guard: CacheGuard | None, *, counted: bool = True) -> Callable[..
         def decorate(function: Any) -> Any:
             dispatcher = numba.njit(**options)(function)  # lazy: nothing compiled yet
             if cache and guard is not None:
-                dispatcher._cache = KernelCache(dispatcher.py_func, guard)
+                dispatcher._cache = KernelCache(dispatcher.py_func, guard,
+                                                nogil=bool(options.get("nogil")))
             if signatures:
                 # What numba's own decorator does with signatures, once the cache is in place.
                 with typeinfer.register_dispatcher(dispatcher):

@@ -1,0 +1,145 @@
+"""Cached engines run without numba (gametree.compiled.native): the images numba's saves leave
+beside its files, loaded by a process that never imports numba, give the searches numba's
+dispatchers give (values, best moves, node counts); images that do not fit this machine or
+lack a symbol are not used; an engine called often turns to numba's dispatchers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gametree.compiled import build, native
+from gametree.compiled.cache import cache_directory, kernels_directory, module_name
+from gametree.games.connect4_kernel import kernel
+
+from .compiled_support import engine_for
+
+BOARD = (4, 4)
+
+PROBE = """
+import json, sys
+from gametree.games.connect4_kernel import kernel
+from gametree.compiled.engine import CompiledEngine
+engine = CompiledEngine(kernel(4, 4), table_bits=16)
+calls = int(sys.argv[1])
+for _ in range(calls):
+    engine.moves((0, 0, 0))
+batch = engine.solve_many([(0, 0, 0), (2, 3, 2)])
+engine.new_search()
+result = engine.search((0, 0, 0))
+print(json.dumps({"engine": type(engine._module).__name__, "numba": "numba" in sys.modules,
+                  "values": [int(v) for v in batch.values],
+                  "nodes": [int(n) for n in batch.nodes], "value": result.value,
+                  "best": result.best_move, "search_nodes": result.stats.nodes}))
+"""
+
+
+def probe(calls: int = 0) -> dict[str, Any]:
+    """Solve the empty 4x4 board (and another position) in a new process on the run's cache."""
+    done = subprocess.run([sys.executable, "-c", PROBE, str(calls)], capture_output=True,
+                          text=True, timeout=300, env=dict(os.environ), check=False)
+    assert done.returncode == 0, done.stderr
+    answer: dict[str, Any] = json.loads(done.stdout)
+    return answer
+
+
+def through_numba() -> dict[str, Any]:
+    """The same searches in this process, through numba's dispatchers."""
+    engine = engine_for(kernel(*BOARD), table_bits=16)
+    if isinstance(engine._module, native.NativeEngine):
+        engine._module.promote()
+    engine.new_search()
+    batch = engine.solve_many([(0, 0, 0), (2, 3, 2)])
+    engine.new_search()
+    result = engine.search((0, 0, 0))
+    return {"values": [int(v) for v in batch.values], "nodes": [int(n) for n in batch.nodes],
+            "value": result.value, "best": result.best_move,
+            "search_nodes": result.stats.nodes}
+
+
+def images() -> list[Path]:
+    """The 4x4 kernel's images in the run's cache (compiled by now)."""
+    engine_for(kernel(*BOARD), table_bits=16)
+    source = build._module_source(build._TEMPLATE, kernel(*BOARD).name,
+                                  counted=build.ENGINE_COUNTED)
+    identity = build._identity(kernel(*BOARD), source)
+    assert identity is not None
+    name = module_name(kernel(*BOARD).name, identity)
+    folder = kernels_directory(cache_directory()) / "__pycache__"
+    return sorted(folder.glob(f"{name}.*{native.SUFFIX}"))
+
+
+def test_a_new_process_searches_from_the_images_without_numba() -> None:
+    expected = through_numba()
+    found = probe()
+    assert found.pop("engine") == "NativeEngine"
+    assert found.pop("numba") is False
+    assert found == expected
+
+
+def test_an_engine_called_often_turns_to_numba_with_the_same_answers() -> None:
+    expected = through_numba()
+    found = probe(calls=native.PROMOTE_AFTER)
+    assert found.pop("numba") is True  # promoted: numba's dispatchers from then on
+    found.pop("engine")
+    assert found == expected
+
+
+def test_every_entry_point_the_engine_calls_has_an_image() -> None:
+    entries = {path.name.split(".")[1] for path in images()}
+    assert {"search_root", "line", "solve_many", "legal_moves", "play", "status",
+            "clock"} <= entries
+
+
+def rewrite(path: Path, target: Path, change: Any) -> None:
+    header, _, code = path.read_bytes().partition(b"\n")
+    document = json.loads(header)
+    change(document)
+    target.write_bytes(json.dumps(document).encode() + b"\n" + code)
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(lambda header: header["machine"].update(cpu="another"), id="another-cpu"),
+    pytest.param(lambda header: header["machine"].update(python=[3, 0]), id="another-python"),
+    pytest.param(lambda header: header["machine"]["settings"].update(NUMBA_OPT="0"),
+                 id="other-numba-settings"),
+    pytest.param(lambda header: header["imports"].append("gametree_no_such_symbol"),
+                 id="a-missing-symbol"),
+    pytest.param(lambda header: header.update(sha256="0" * 64), id="damaged-code"),
+    pytest.param(lambda header: header.update(format=native.FORMAT + 1), id="another-format"),
+])
+def test_images_that_do_not_fit_are_not_used(tmp_path: Path, change: Any) -> None:
+    for path in images():
+        rewrite(path, tmp_path / path.name, change)
+    module = images()[0].name.split(".")[0]
+    assert native.load(tmp_path, module, lambda: None) is None
+
+
+def test_images_as_written_load() -> None:
+    folder = images()[0].parent
+    module = images()[0].name.split(".")[0]
+    engine = native.load(folder, module, lambda: None)
+    assert engine is not None
+    assert engine.R_SIZE > 0
+    assert engine.status((0, 0, 0)) == (0, -(2**62))  # first player to move, game on
+
+
+def test_the_undefined_symbols_of_an_object_file() -> None:
+    llvm = native._llvm()
+    module = llvm.parse_assembly(
+        "declare i64 @gametree_elsewhere(i64)\n"
+        "define i64 @here(i64 %x) {\n"
+        "  %y = call i64 @gametree_elsewhere(i64 %x)\n"
+        "  ret i64 %y\n"
+        "}\n")
+    machine = llvm.Target.from_default_triple().create_target_machine()
+    code = machine.emit_object(module)
+    assert native.undefined_symbols(code) == {"gametree_elsewhere"}
+    with pytest.raises(ValueError, match="ELF"):
+        native.undefined_symbols(b"not an object file")
