@@ -17,6 +17,8 @@ import pytest
 from gametree.compiled import build, native
 from gametree.compiled.cache import cache_directory, kernels_directory, module_name
 from gametree.games.connect4_kernel import kernel
+from gametree.games.tictactoe import MNKGame
+from gametree.solvers.retrograde import solve
 
 from .compiled_support import engine_for
 
@@ -25,6 +27,8 @@ BOARD = (4, 4)
 PROBE = """
 import json, sys
 from gametree.games.connect4_kernel import kernel
+from gametree.games.tictactoe import MNKGame
+from gametree.solvers.retrograde import solve
 from gametree.compiled.engine import CompiledEngine
 engine = CompiledEngine(kernel(4, 4), table_bits=16)
 calls = int(sys.argv[1])
@@ -143,3 +147,17 @@ def test_the_undefined_symbols_of_an_object_file() -> None:
     assert native.undefined_symbols(code) == {"gametree_elsewhere"}
     with pytest.raises(ValueError, match="ELF"):
         native.undefined_symbols(b"not an object file")
+
+
+def test_only_an_engine_gets_images() -> None:
+    # The retrograde analysis is another template: it has a function named solve, as the
+    # engine has, but it is no engine (nor does numba's save of it fail for the image).
+    solve(MNKGame())
+    kernels = kernels_directory(cache_directory())
+    [module] = [path.stem for path in kernels.glob("*.py")
+                if "retrograde analysis" in path.read_text().splitlines()[0]
+                and "tic-tac-toe" in path.read_text().splitlines()[0]]
+    files = [path.name for path in (kernels / "__pycache__").iterdir()
+             if path.name.startswith(f"{module}.")]
+    assert any(".solve-" in name for name in files), "the retrograde analysis is cached"
+    assert not [name for name in files if name.endswith(native.SUFFIX)]

@@ -183,9 +183,10 @@ class KernelCache(_numba_caching.FunctionCache):  # type: ignore[misc]
         """Write the image of an engine entry point just saved, for processes that run it
         without numba (:mod:`gametree.compiled.native`)."""
         entry = self._py_func.__name__
-        if entry not in native.ENTRY_POINTS or not self._impl.check_cachable(cres):
-            return
         namespace = self._py_func.__globals__
+        if entry not in native.ENTRY_POINTS or not self._impl.check_cachable(cres) or \
+                not all(name in namespace for name in native.CONSTANTS):
+            return  # not an engine's entry point (another template's function, say)
         native.export(Path(self._cache_path), self._guard.module.stem, entry,
                       argument_types=sig, return_type=cres.signature.return_type,
                       symbol=cres.fndesc.mangled_name,
