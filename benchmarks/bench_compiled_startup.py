@@ -9,11 +9,13 @@ them alike. The parts, each a process of its own that stops there:
 * ``python -c pass``: the interpreter and its ``site`` (the floor of any Python program);
 * ``import numpy``, ``import numba``: what the compiled tier cannot do without (numba imports
   numpy first);
-* ``import gametree``: the package alone (it imports numba only when a kernel is made);
+* ``import gametree``: the package alone (it imports numba only when a kernel is compiled, or
+  loaded without images);
 * the command line parsed: ``gametree.cli``, the registry of games and the parser for the
   command line ``solve connect4 --width W --height H --no-book``;
-* the engine made: numba imported and the kernel's machine code loaded from the cache, as the
-  command line does (numba's BLAS probe skipped), its table allocated;
+* the engine made: the kernel's machine code loaded from the cache as the command line does
+  (since the images, ``gametree.compiled.native``, without importing numba; a checkout
+  without them imports numba, its BLAS probe skipped), its table allocated;
 * the whole ``gametree solve connect4 --width W --height H --no-book``, one per board (its
   search's own time is printed beside it).
 

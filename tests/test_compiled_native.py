@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from gametree.compiled import build, native
+from gametree.compiled import CompiledEngine, build, native
 from gametree.compiled.cache import cache_directory, kernels_directory, module_name
 from gametree.games.connect4_kernel import kernel
 from gametree.games.tictactoe import MNKGame
@@ -161,3 +161,27 @@ def test_only_an_engine_gets_images() -> None:
              if path.name.startswith(f"{module}.")]
     assert any(".solve-" in name for name in files), "the retrograde analysis is cached"
     assert not [name for name in files if name.endswith(native.SUFFIX)]
+
+
+THREADED = """
+import json, sys
+from gametree.games.connect4_kernel import kernel
+from gametree.compiled.engine import CompiledEngine
+engine = CompiledEngine(kernel(5, 4), table_bits=16, threads=2)
+result = engine.search((0, 0, 0))
+print(json.dumps({"numba": "numba" in sys.modules, "value": result.value,
+                  "best": result.best_move}))
+"""
+
+
+def test_a_threaded_solve_runs_from_the_images_without_numba() -> None:
+    one = CompiledEngine(kernel(5, 4), table_bits=16, threads=2)
+    one._load_threads()  # compiled (and saved, with images) if the cache lacks them
+    alone = engine_for(kernel(5, 4), table_bits=16)
+    alone.new_search()
+    expected = alone.search((0, 0, 0))
+    done = subprocess.run([sys.executable, "-c", THREADED], capture_output=True, text=True,
+                          timeout=300, env=dict(os.environ), check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"numba": False, "value": expected.value,
+                                       "best": expected.best_move}

@@ -249,7 +249,7 @@ def run() -> None:
     with contextlib.suppress(KeyboardInterrupt):
         if sys.stderr is not None:
             sys.stderr.flush()
-    if "numba" in sys.modules:
+    if "numba" in sys.modules or "llvmlite" in sys.modules:  # compiled code loaded
         os._exit(status)
     raise SystemExit(status)
 
