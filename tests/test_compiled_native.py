@@ -17,6 +17,7 @@ import pytest
 from gametree.compiled import CompiledEngine, build, native
 from gametree.compiled.cache import cache_directory, kernels_directory, module_name
 from gametree.games.connect4_kernel import kernel
+from gametree.games.subtraction import SubtractionGame
 from gametree.games.tictactoe import MNKGame
 from gametree.solvers.retrograde import solve
 
@@ -27,6 +28,7 @@ BOARD = (4, 4)
 PROBE = """
 import json, sys
 from gametree.games.connect4_kernel import kernel
+from gametree.games.subtraction import SubtractionGame
 from gametree.games.tictactoe import MNKGame
 from gametree.solvers.retrograde import solve
 from gametree.compiled.engine import CompiledEngine
@@ -37,7 +39,16 @@ for _ in range(calls):
 batch = engine.solve_many([(0, 0, 0), (2, 3, 2)])
 engine.new_search()
 result = engine.search((0, 0, 0))
+from gametree.games.subtraction import SubtractionGame
+scores = []
+for heap in (7, 8):
+    game = SubtractionGame(heap, (1, 2, 3), name="bones")
+    form = game.compiled_form()
+    bones = CompiledEngine(form.kernel, table_bits=16)
+    start = form.encode(game.initial_state())
+    scores += [bones.score(start)[0], bones.score(start, weak=True)[0]]
 print(json.dumps({"engine": type(engine._module).__name__, "numba": "numba" in sys.modules,
+                  "scores": scores,
                   "values": [int(v) for v in batch.values],
                   "nodes": [int(n) for n in batch.nodes], "value": result.value,
                   "best": result.best_move, "search_nodes": result.stats.nodes}))
@@ -62,7 +73,19 @@ def through_numba() -> dict[str, Any]:
     batch = engine.solve_many([(0, 0, 0), (2, 3, 2)])
     engine.new_search()
     result = engine.search((0, 0, 0))
-    return {"values": [int(v) for v in batch.values], "nodes": [int(n) for n in batch.nodes],
+    scores = []
+    for heap in (7, 8):
+        game = SubtractionGame(heap, (1, 2, 3), name="bones")
+        form = game.compiled_form()
+        assert form is not None
+        bones = engine_for(form.kernel, table_bits=16)
+        if isinstance(bones._module, native.NativeEngine):
+            bones._module.promote()
+        start = form.encode(game.initial_state())
+        scores += [bones.score(start)[0], bones.score(start, weak=True)[0]]
+    assert scores[1] == 1 and scores[3] == -1  # weak: win or loss, not a distance
+    return {"scores": scores,
+            "values": [int(v) for v in batch.values], "nodes": [int(n) for n in batch.nodes],
             "value": result.value, "best": result.best_move,
             "search_nodes": result.stats.nodes}
 

@@ -135,6 +135,9 @@ def test_a_larger_node_budget_never_reaches_less_deep(tier: str) -> None:
 
 FIRST_SEARCH = """
 import json, sys
+if sys.argv[1] == "numba":  # the kernel's images are not used: numba loads the kernel
+    import gametree.compiled.native
+    gametree.compiled.native.load = lambda *arguments: None
 from gametree.compiled.engine import CompiledEngine
 from gametree.games.connect4 import ConnectFour
 game = ConnectFour()
@@ -150,18 +153,34 @@ print(json.dumps({"loaded_before": loaded_before, "ready": ready, "started": sta
 """
 
 
-def test_the_first_budgeted_search_starts_its_clock_once_the_kernel_is_loaded() -> None:
-    # In a new process whose kernel cache holds the Connect Four kernel (this run's: the
-    # searches above compiled it), the first budgeted search loads the machine code, and only
-    # then starts its clock; the second has nothing to load.
+def first_searches(loader: str) -> dict[str, Any]:
+    """Two budgeted searches in a new process whose kernel cache holds the Connect Four kernel
+    (this run's: the searches above compiled it), its engine loaded by ``loader``."""
     gametree.search(ConnectFour(), None, depth=2, tier="compiled")  # the kernel is cached
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    run = subprocess.run([sys.executable, "-c", FIRST_SEARCH], capture_output=True, text=True,
-                         env=env, check=False)
+    run = subprocess.run([sys.executable, "-c", FIRST_SEARCH, loader], capture_output=True,
+                         text=True, env=env, check=False)
     assert run.returncode == 0, run.stderr
-    seen = json.loads(run.stdout)
-    assert not seen["loaded_before"]  # a cached kernel loads on first use
+    seen: dict[str, Any] = json.loads(run.stdout)
+    return seen
+
+
+def test_the_first_budgeted_search_starts_its_clock_once_the_kernel_is_loaded() -> None:
+    # Through numba, the first budgeted search loads the machine code, and only then starts
+    # its clock; the second has nothing to load.
+    seen = first_searches("numba")
+    assert not seen["loaded_before"]  # numba loads a cached kernel on first use
     assert seen["ready"] is not None and seen["started"] >= seen["ready"]
     assert seen["ready_after_second"] == seen["ready"]  # loaded once
+    assert seen["second_started"] > seen["started"]
+    assert seen["depths"] == [6, 6]
+
+
+def test_from_the_images_the_kernel_is_loaded_with_the_engine() -> None:
+    # The images (gametree.compiled.native) are linked when the engine is made: no budgeted
+    # search has anything to load before its clock starts.
+    seen = first_searches("images")
+    assert seen["loaded_before"]
+    assert seen["ready"] is None and seen["ready_after_second"] is None
     assert seen["second_started"] > seen["started"]
     assert seen["depths"] == [6, 6]

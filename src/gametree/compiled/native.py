@@ -130,6 +130,8 @@ def _argument_kind(kind: Any) -> str | None:
     int64), ``array:D`` (a C-ordered int64 array of D dimensions); None for other types."""
     from numba.core import types  # noqa: PLC0415 - numba is loaded here
 
+    if isinstance(kind, types.Literal):
+        return None  # compiled for one value (a constant False, say), not for any
     if kind == types.int64:
         return "int64"
     if isinstance(kind, types.Boolean):
@@ -137,7 +139,7 @@ def _argument_kind(kind: Any) -> str | None:
     if isinstance(kind, types.UniTuple) and kind.dtype == types.int64:
         return f"tuple:{kind.count}"
     if isinstance(kind, types.Array) and kind.dtype == types.int64 and kind.layout == "C" \
-            and kind.mutable:
+            and kind.mutable and kind.aligned:
         return f"array:{kind.ndim}"
     return None
 
