@@ -224,6 +224,9 @@ _keep: list[Any] = []
 """The LLVM engines and stand-ins of every image loaded (machine code must outlive its
 callers: the process's)."""
 _stand_in: list[int] = []
+_target: list[Any] = []
+"""LLVM's description of this machine, made once (the engines' object code is already
+compiled: it serves only to make them)."""
 
 
 def _llvm() -> Any:
@@ -409,9 +412,9 @@ def load(folder: Path, module: str, fallback: Callable[[], Any]) -> NativeEngine
     """The images of the generated module ``module`` in ``folder`` (its ``__pycache__``) as a
     :class:`NativeEngine`, or None when no image of its searches can be used here (the
     engine then loads through numba, as ever). ``fallback`` gives the module through numba."""
-    try:
-        files = [path for path in folder.iterdir()
-                 if path.name.startswith(f"{module}.") and path.name.endswith(SUFFIX)]
+    try:  # names as strings: a cache of many kernels holds thousands of files
+        files = [folder / name for name in os.listdir(folder)
+                 if name.startswith(f"{module}.") and name.endswith(SUFFIX)]
     except OSError:
         return None
     headers = []
@@ -469,8 +472,9 @@ def _link(header: dict[str, Any], code: bytes) -> int:
                 return 0
             address = _stand_in[0]
         llvm.add_symbol(name, address)
-    target = llvm.Target.from_default_triple().create_target_machine()
-    engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), target)
+    if not _target:
+        _target.append(llvm.Target.from_default_triple().create_target_machine())
+    engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _target[0])
     engine.add_object_file(llvm.ObjectFileRef.from_data(code))
     engine.finalize_object()
     _keep.append(engine)
