@@ -140,6 +140,7 @@ def rewrite(path: Path, target: Path, change: Any) -> None:
                  id="a-missing-symbol"),
     pytest.param(lambda header: header.update(sha256="0" * 64), id="damaged-code"),
     pytest.param(lambda header: header.update(format=native.FORMAT + 1), id="another-format"),
+    pytest.param(lambda header: header.pop("machine"), id="a-field-missing"),
 ])
 def test_images_that_do_not_fit_are_not_used(tmp_path: Path, change: Any) -> None:
     for path in images():
@@ -208,3 +209,13 @@ def test_a_threaded_solve_runs_from_the_images_without_numba() -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"numba": False, "value": expected.value,
                                        "best": expected.best_move}
+
+
+def test_an_object_file_that_is_not_elf_gets_no_image(tmp_path: Path) -> None:
+    # macOS and Windows objects: the images are for Linux's alone (numba's save goes on).
+    from numba.core import types  # noqa: PLC0415 - numba, as where numba saves
+
+    native.export(tmp_path, "module", "clock", argument_types=(), return_type=types.int64,
+                  symbol="clock", code=b"\xcf\xfa\xed\xfe" + bytes(64),
+                  constants={"R_SIZE": 1}, nogil=False)
+    assert list(tmp_path.iterdir()) == []

@@ -105,14 +105,18 @@ def export(folder: Path, module: str, entry: str, *, argument_types: Any, return
     context = cpu_target.target_context
     flat = [_flat_name(str(kind))
             for kind in context.get_arg_packer(argument_types).argument_types]
+    try:
+        imports = sorted(undefined_symbols(code))
+    except ValueError:  # not ELF (macOS, Windows): the images are for Linux's objects alone
+        return
+    if None in flat or _flat_count(arguments) != len(flat):
+        return
     header = {
         "format": FORMAT, "entry": entry, "symbol": symbol,
         "arguments": arguments, "flat": flat, "returns": returned, "nogil": nogil,
-        "imports": sorted(undefined_symbols(code)), "machine": _machine(),
+        "imports": imports, "machine": _machine(),
         "constants": constants, "sha256": hashlib.sha256(code).hexdigest(),
     }
-    if None in flat or _flat_count(arguments) != len(flat):
-        return
     name = f"{module}.{entry}.{hashlib.sha256(repr(arguments).encode()).hexdigest()[:12]}"
     path = folder / f"{name}{SUFFIX}"
     temporary = folder / f"{name}.tmp.{os.getpid()}"
@@ -425,14 +429,18 @@ def load(folder: Path, module: str, fallback: Callable[[], Any]) -> NativeEngine
     if not any(header["entry"] == "search_root" for header, _code in headers):
         return None
     machine = _machine()
-    usable = [(header, code) for header, code in headers if header["machine"] == machine]
-    if not usable:
-        return None
     linked: list[tuple[dict[str, Any], int]] = []
     constants: dict[str, int] = {}
     with _lock:
-        for header, code in usable:
-            address = _link(header, code)
+        for header, code in headers:
+            if header["machine"] != machine:
+                continue
+            try:
+                address = _link(header, code)
+            except (RuntimeError, OSError, TypeError, AttributeError):
+                # LLVM refused the object, or this system has no process-wide symbol
+                # lookup through ctypes (Windows): through numba, then
+                address = 0
             if address:
                 linked.append((header, address))
                 constants.update(header["constants"])
@@ -452,9 +460,14 @@ def _read(path: Path) -> tuple[dict[str, Any], bytes] | None:
         return None
     if not isinstance(header, dict) or header.get("format") != FORMAT or \
             header.get("entry") not in ENTRY_POINTS or \
-            hashlib.sha256(code).hexdigest() != header.get("sha256"):
+            hashlib.sha256(code).hexdigest() != header.get("sha256") or \
+            not set(header) >= _HEADER_KEYS:
         return None
     return header, code
+
+
+_HEADER_KEYS = frozenset({"symbol", "arguments", "flat", "returns", "nogil", "imports",
+                          "machine", "constants"})
 
 
 def _link(header: dict[str, Any], code: bytes) -> int:

@@ -175,7 +175,8 @@ class KernelCache(_numba_caching.FunctionCache):  # type: ignore[misc]
         except Exception as error:  # a full disk, a read-only directory...
             self._guard.unsaved(error)
             return
-        with contextlib.suppress(OSError):  # then that entry point loads through numba
+        # An image is an optimisation: whatever stops it, the entry point loads through numba.
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
             self._export(sig, data)
         self._guard.saved()
 
