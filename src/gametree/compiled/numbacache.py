@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import logging
 import os
 import pickle
 from collections.abc import Callable
@@ -48,6 +49,7 @@ from .cache import write_manifest
 _numba_caching: Any = numba.core.caching
 _SourceFileBacked: Any = _numba_caching._SourceFileBackedLocatorMixin
 _runtime: Any = numba.core.runtime.nrt.rtsys
+_log = logging.getLogger("gametree.compiled")
 
 
 class KernelLocator(_SourceFileBacked, _numba_caching._CacheLocator):  # type: ignore[misc]
@@ -175,9 +177,10 @@ class KernelCache(_numba_caching.FunctionCache):  # type: ignore[misc]
         except Exception as error:  # a full disk, a read-only directory...
             self._guard.unsaved(error)
             return
-        # An image is an optimisation: whatever stops it, the entry point loads through numba.
-        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+        try:
             self._export(sig, data)
+        except Exception as error:  # an image is an optimisation: never a failed compile
+            _log.debug("no image of %s: %s", self._py_func.__qualname__, describe(error))
         self._guard.saved()
 
     def _export(self, sig: Any, cres: Any) -> None:
