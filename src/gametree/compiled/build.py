@@ -395,7 +395,26 @@ def engine_module(kernel: Kernel) -> tuple[Any, bool]:
     engine = _native_engine(kernel)
     if engine is not None:
         return engine, False
+    return _numba_engine(kernel)
+
+
+def _numba_engine(kernel: Kernel) -> tuple[ModuleType, bool]:
     return kernel_module(kernel, _TEMPLATE, "", counted=ENGINE_COUNTED)
+
+
+def _engine_name(kernel: Kernel) -> tuple[str, str] | None:
+    """The generated engine module's name for ``kernel`` and its source, or None when the
+    kernel cannot be cached (its source cannot be identified)."""
+    source = _module_source(_TEMPLATE, kernel.name, counted=ENGINE_COUNTED)
+    identity = _identity(kernel, source)
+    return None if identity is None else (module_name(kernel.name, identity), source)
+
+
+def _cached_whole(name: str, source: str) -> Path | None:
+    """The generated module ``name`` in the cache, if it is ready there and whole
+    (:func:`_damage`)."""
+    path = kernels_directory(cache_directory()) / f"{name}.py"
+    return path if _is_ready(path) and _damage(path, source) is None else None
 
 
 def _native_engine(kernel: Kernel) -> native.NativeEngine | None:
@@ -403,23 +422,19 @@ def _native_engine(kernel: Kernel) -> native.NativeEngine | None:
     unless this process already has its module through numba, or the cache holds no usable
     images of it, or the kernel is not whole in the cache (then numba's loading says so and
     compiles it again)."""
-    source = _module_source(_TEMPLATE, kernel.name, counted=ENGINE_COUNTED)
-    identity = _identity(kernel, source)
-    if identity is None:
+    named = _engine_name(kernel)
+    if named is None:
         return None
-    name = module_name(kernel.name, identity)
+    name, source = named
     with _lock:
         engine = _natives.get(name)
         if engine is not None or name in _modules:
             return engine
-        path = kernels_directory(cache_directory()) / f"{name}.py"
-        if not _is_ready(path) or _damage(path, source) is not None:
+        path = _cached_whole(name, source)
+        if path is None:
             return None
-
-        def through_numba() -> ModuleType:
-            return kernel_module(kernel, _TEMPLATE, "", counted=ENGINE_COUNTED)[0]
-
-        engine = native.load(path.parent / "__pycache__", name, through_numba)
+        engine = native.load(path.parent / "__pycache__", name,
+                             lambda: _numba_engine(kernel)[0])
         if engine is not None:
             _natives[name] = engine
         return engine
@@ -430,17 +445,15 @@ def engine_cached(kernel: Kernel) -> bool | None:
     process already, or in the cache, whole (:func:`_damage`). ``None`` when the kernel
     cannot be cached (its source cannot be identified): every process compiles it. Compiles
     nothing, writes nothing (a server asks it before a search, to compile elsewhere)."""
-    source = _module_source(_TEMPLATE, kernel.name, counted=ENGINE_COUNTED)
-    identity = _identity(kernel, source)
-    if identity is None:
+    named = _engine_name(kernel)
+    if named is None:
         return None
-    name = module_name(kernel.name, identity)
+    name, source = named
     with _lock:
         module = _modules.get(name)
     if module is not None:
         return bool(module.__dict__["_gametree_ready"])
-    path = kernels_directory(cache_directory()) / f"{name}.py"
-    return _is_ready(path) and _damage(path, source) is None
+    return _cached_whole(name, source) is not None
 
 
 def kernel_module(kernel: Kernel, template: Path, part: str, *,

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import hashlib
 import json
 import os
@@ -227,26 +228,35 @@ _lock = threading.Lock()
 _keep: list[Any] = []
 """The LLVM engines and stand-ins of every image loaded (machine code must outlive its
 callers: the process's)."""
-_stand_in: list[int] = []
-_target: list[Any] = []
-"""LLVM's description of this machine, made once (the engines' object code is already
-compiled: it serves only to make them)."""
 
 
+@functools.cache
 def _llvm() -> Any:
+    """llvmlite's binding, ready to load object code for this machine (once per process)."""
     import llvmlite.binding as llvm  # noqa: PLC0415 - only with the compiled tier
 
-    if not _stand_in:
-        llvm.initialize_native_target()
-        llvm.initialize_native_asmprinter()
-
-        def failed() -> int:
-            return 0
-
-        stand_in = ctypes.CFUNCTYPE(ctypes.c_int64)(failed)
-        _keep.append(stand_in)
-        _stand_in.append(ctypes.cast(stand_in, ctypes.c_void_p).value or 0)
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
     return llvm
+
+
+@functools.cache
+def _stand_in() -> int:
+    """The address of the function given for numba's helpers when numba is not loaded: it
+    returns 0 (reached only on the way to a failed status)."""
+    def failed() -> int:
+        return 0
+
+    stand_in = ctypes.CFUNCTYPE(ctypes.c_int64)(failed)
+    _keep.append(stand_in)
+    return ctypes.cast(stand_in, ctypes.c_void_p).value or 0
+
+
+@functools.cache
+def _target_machine() -> Any:
+    """LLVM's description of this machine, made once (the engines' object code is already
+    compiled: it serves only to make them)."""
+    return _llvm().Target.from_default_triple().create_target_machine()
 
 
 def _caller(header: dict[str, Any], address: int, fallback: Callable[..., Any],
@@ -353,8 +363,8 @@ def _kind_of(value: Any) -> str:
     return f"array:{getattr(value, 'ndim', 0)}"
 
 
-def _entry_point(name: str, callers: list[Any], fallback: Callable[..., Any]) -> Any:
-    """The function a :class:`NativeEngine` gives for the entry point ``name``: its one image
+def _entry_point(callers: list[Any], fallback: Callable[..., Any]) -> Any:
+    """The function a :class:`NativeEngine` gives for an entry point: its one image
     (whose caller turns to ``fallback`` for other argument types), or a choice among several
     by the arguments' kinds. Its ``signatures`` are the argument kinds it runs natively."""
     if len(callers) == 1:
@@ -380,15 +390,16 @@ class NativeEngine:
         self._fallback = fallback
         self.calls = [0]
         """Calls made to the images so far (a list: the callers count in it)."""
-        callers: dict[str, list[Any]] = {}
+        by_entry: dict[str, list[tuple[dict[str, Any], int]]] = {}
         for header, address in headers:
-            name = header["entry"]
-            callers.setdefault(name, []).append(_caller(
-                header, address, self._numba_entry(name), self.calls, self.promote))
-        self.native = tuple(callers)
+            by_entry.setdefault(header["entry"], []).append((header, address))
+        self.native = tuple(by_entry)
         """The entry points that run from images (until :meth:`promote`)."""
-        for name, found in callers.items():
-            self.__dict__[name] = _entry_point(name, found, self._numba_entry(name))
+        for name, images in by_entry.items():
+            through_numba = self._numba_entry(name)
+            callers = [_caller(header, address, through_numba, self.calls, self.promote)
+                       for header, address in images]
+            self.__dict__[name] = _entry_point(callers, through_numba)
         self.__dict__.update(constants)
 
     def promote(self) -> None:
@@ -483,11 +494,9 @@ def _link(header: dict[str, Any], code: bytes) -> int:
         except AttributeError:
             if name not in _HELPERS:
                 return 0
-            address = _stand_in[0]
+            address = _stand_in()
         llvm.add_symbol(name, address)
-    if not _target:
-        _target.append(llvm.Target.from_default_triple().create_target_machine())
-    engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _target[0])
+    engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _target_machine())
     engine.add_object_file(llvm.ObjectFileRef.from_data(code))
     engine.finalize_object()
     _keep.append(engine)
