@@ -17,7 +17,6 @@ import pytest
 from gametree.compiled import CompiledEngine, build, native
 from gametree.compiled.cache import cache_directory, kernels_directory, module_name
 from gametree.games.connect4_kernel import kernel
-from gametree.games.subtraction import SubtractionGame
 from gametree.games.tictactoe import MNKGame
 from gametree.solvers.retrograde import solve
 
@@ -25,38 +24,48 @@ from .compiled_support import engine_for
 
 BOARD = (4, 4)
 
-PROBE = """
+SEARCHES = '''
+def searches(make):
+    """The searches compared: the 4x4 board and another position (values, node counts, best
+    move), and the Game of Bones strong and weak; ``make(kernel)`` gives each engine."""
+    from gametree.games.connect4_kernel import kernel
+    from gametree.games.subtraction import SubtractionGame
+
+    engine = make(kernel(4, 4))
+    engine.new_search()
+    batch = engine.solve_many([(0, 0, 0), (2, 3, 2)])
+    engine.new_search()
+    result = engine.search((0, 0, 0))
+    scores = []
+    for heap in (7, 8):
+        game = SubtractionGame(heap, (1, 2, 3), name="bones")
+        form = game.compiled_form()
+        bones = make(form.kernel)
+        start = form.encode(game.initial_state())
+        scores += [bones.score(start)[0], bones.score(start, weak=True)[0]]
+    return {"scores": scores, "values": [int(v) for v in batch.values],
+            "nodes": [int(n) for n in batch.nodes], "value": result.value,
+            "best": result.best_move, "search_nodes": result.stats.nodes}
+'''
+"""The searches compared, run in a new process (:data:`PROBE`) and in this one
+(:func:`through_numba`) alike."""
+
+PROBE = SEARCHES + """
 import json, sys
-from gametree.games.connect4_kernel import kernel
-from gametree.games.subtraction import SubtractionGame
-from gametree.games.tictactoe import MNKGame
-from gametree.solvers.retrograde import solve
 from gametree.compiled.engine import CompiledEngine
-engine = CompiledEngine(kernel(4, 4), table_bits=16)
-calls = int(sys.argv[1])
-for _ in range(calls):
-    engine.moves((0, 0, 0))
-batch = engine.solve_many([(0, 0, 0), (2, 3, 2)])
-engine.new_search()
-result = engine.search((0, 0, 0))
-from gametree.games.subtraction import SubtractionGame
-scores = []
-for heap in (7, 8):
-    game = SubtractionGame(heap, (1, 2, 3), name="bones")
-    form = game.compiled_form()
-    bones = CompiledEngine(form.kernel, table_bits=16)
-    start = form.encode(game.initial_state())
-    scores += [bones.score(start)[0], bones.score(start, weak=True)[0]]
-print(json.dumps({"engine": type(engine._module).__name__, "numba": "numba" in sys.modules,
-                  "scores": scores,
-                  "values": [int(v) for v in batch.values],
-                  "nodes": [int(n) for n in batch.nodes], "value": result.value,
-                  "best": result.best_move, "search_nodes": result.stats.nodes}))
+from gametree.games.connect4_kernel import kernel
+first = CompiledEngine(kernel(4, 4), table_bits=16)
+for _ in range(int(sys.argv[1])):
+    first.moves((0, 0, 0))
+made = {first.kernel.name: first}
+answer = searches(lambda kernel: made.get(kernel.name) or CompiledEngine(kernel, table_bits=16))
+print(json.dumps({"engine": type(first._module).__name__, "numba": "numba" in sys.modules,
+                  **answer}))
 """
 
 
 def probe(calls: int = 0) -> dict[str, Any]:
-    """Solve the empty 4x4 board (and another position) in a new process on the run's cache."""
+    """The searches in a new process on the run's cache, after ``calls`` calls."""
     done = subprocess.run([sys.executable, "-c", PROBE, str(calls)], capture_output=True,
                           text=True, timeout=300, env=dict(os.environ), check=False)
     assert done.returncode == 0, done.stderr
@@ -66,28 +75,18 @@ def probe(calls: int = 0) -> dict[str, Any]:
 
 def through_numba() -> dict[str, Any]:
     """The same searches in this process, through numba's dispatchers."""
-    engine = engine_for(kernel(*BOARD), table_bits=16)
-    if isinstance(engine._module, native.NativeEngine):
-        engine._module.promote()
-    engine.new_search()
-    batch = engine.solve_many([(0, 0, 0), (2, 3, 2)])
-    engine.new_search()
-    result = engine.search((0, 0, 0))
-    scores = []
-    for heap in (7, 8):
-        game = SubtractionGame(heap, (1, 2, 3), name="bones")
-        form = game.compiled_form()
-        assert form is not None
-        bones = engine_for(form.kernel, table_bits=16)
-        if isinstance(bones._module, native.NativeEngine):
-            bones._module.promote()
-        start = form.encode(game.initial_state())
-        scores += [bones.score(start)[0], bones.score(start, weak=True)[0]]
+    def promoted(kernel: Any) -> CompiledEngine:
+        engine = engine_for(kernel, table_bits=16)
+        if isinstance(engine._module, native.NativeEngine):
+            engine._module.promote()
+        return engine
+
+    namespace: dict[str, Any] = {}
+    exec(SEARCHES, namespace)
+    answer: dict[str, Any] = namespace["searches"](promoted)
+    scores = answer["scores"]
     assert scores[1] == 1 and scores[3] == -1  # weak: win or loss, not a distance
-    return {"scores": scores,
-            "values": [int(v) for v in batch.values], "nodes": [int(n) for n in batch.nodes],
-            "value": result.value, "best": result.best_move,
-            "search_nodes": result.stats.nodes}
+    return answer
 
 
 def images() -> list[Path]:
