@@ -218,3 +218,26 @@ def test_an_object_file_that_is_not_elf_gets_no_image(tmp_path: Path) -> None:
                   symbol="clock", code=b"\xcf\xfa\xed\xfe" + bytes(64),
                   constants={"R_SIZE": 1}, nogil=False)
     assert list(tmp_path.iterdir()) == []
+
+
+CACHED_ONCE_LOADED = """
+import json, os, sys, tempfile
+from gametree.compiled import build
+from gametree.compiled.cache import CACHE_ENV
+from gametree.compiled.engine import CompiledEngine
+from gametree.games.connect4_kernel import kernel
+engine = CompiledEngine(kernel(4, 4), table_bits=16)
+loaded = type(engine._module).__name__
+os.environ[CACHE_ENV] = tempfile.mkdtemp()  # a cache that holds nothing
+print(json.dumps({"engine": loaded, "cached": build.engine_cached(kernel(4, 4))}))
+"""
+
+
+def test_an_engine_loaded_from_its_images_counts_as_cached_whatever_the_cache_holds() -> None:
+    # A server asks engine_cached before a search: an engine this process has from its
+    # images needs no compile, even when the cache it came from is gone or another is set.
+    images()  # compiled, with images, in the run's cache
+    done = subprocess.run([sys.executable, "-c", CACHED_ONCE_LOADED], capture_output=True,
+                          text=True, timeout=300, env=dict(os.environ), check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"engine": "NativeEngine", "cached": True}

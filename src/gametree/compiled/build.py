@@ -442,15 +442,18 @@ def _native_engine(kernel: Kernel) -> native.NativeEngine | None:
 
 def engine_cached(kernel: Kernel) -> bool | None:
     """Whether the compiled engine of ``kernel`` can be had without compiling: loaded in this
-    process already, or in the cache, whole (:func:`_damage`). ``None`` when the kernel
-    cannot be cached (its source cannot be identified): every process compiles it. Compiles
-    nothing, writes nothing (a server asks it before a search, to compile elsewhere)."""
+    process already (through numba or from its images), or in the cache, whole
+    (:func:`_damage`). ``None`` when the kernel cannot be cached (its source cannot be
+    identified): every process compiles it. Compiles nothing, writes nothing (a server asks
+    it before a search, to compile elsewhere)."""
     named = _engine_name(kernel)
     if named is None:
         return None
     name, source = named
     with _lock:
         module = _modules.get(name)
+        if name in _natives:  # loaded from its images: ready, whatever the cache holds now
+            return True
     if module is not None:
         return bool(module.__dict__["_gametree_ready"])
     return _cached_whole(name, source) is not None
