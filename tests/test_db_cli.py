@@ -181,26 +181,36 @@ def test_a_moves_file_is_answered_from_the_database_where_it_knows(
             assert mine[field] == theirs[field]
 
 
-def test_a_build_on_two_worker_processes_equals_the_one_in_process(
-        book: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("threads", [
+    pytest.param(1, id="one-engine-two-threads"),
+    pytest.param(2, id="two-processes"),
+])
+def test_a_build_on_two_workers_equals_the_one_in_process(
+        book: Path, tmp_path: Path, threads: int) -> None:
+    # Two workers: the threads of one engine, or (each solve given two threads) two processes.
     path = tmp_path / "pool.db"
     report = build(BuildRequest(str(path), "connect4", {"width": 4, "height": 4}, plies=4,
+                                search=SearchOptions(threads=threads),
                                 plan=BuildPlan(workers=2)))
     assert report.solved == 82  # 160 positions at ply 4, 4 of them symmetric
     with Database.open(path) as pool, Database.open(book) as serial:
         assert list(export_rows(pool, "jsonl")) == list(export_rows(serial, "jsonl"))
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize(("workers", "threads"), [
+    pytest.param(1, 1, id="one-worker"),
+    pytest.param(2, 1, id="one-engine-two-threads"),
+    pytest.param(2, 2, id="two-processes"),
+])
 def test_frontier_solves_that_share_a_warm_table_store_what_fresh_solves_find(
-        tmp_path: Path, workers: int) -> None:
+        tmp_path: Path, workers: int, threads: int) -> None:
     # Each worker keeps its table from one frontier position to the next (the smallest table
     # here, so that later solves meet many entries of earlier ones, and replace them): every
     # row must still be what a one-shot search of its position finds, best move included.
     game = make("connect4", width=4, height=4)
     path = tmp_path / "warm.db"
     report = build(BuildRequest(str(path), "connect4", {"width": 4, "height": 4}, plies=4,
-                                search=SearchOptions(table_memory=4096),
+                                search=SearchOptions(table_memory=4096, threads=threads),
                                 plan=BuildPlan(workers=workers)))
     frontier = [node for node in enumerate_book(game, game.initial_state(), 4)
                 if node.kind == "frontier"]

@@ -16,7 +16,7 @@ from gametree.builder import BuildPlan, BuildRequest, build
 from gametree.db.check import export_rows
 from gametree.db.store import Database
 
-from .cli_support import gametree
+from .cli_support import gametree, without_compile_notice
 
 pytestmark = pytest.mark.slow  # real builder processes, killed and resumed
 
@@ -120,13 +120,24 @@ def test_two_builders_on_one_database_never_corrupt_it(tmp_path: Path,
     assert os.path.getsize(path) > 0
 
 
-def test_ctrl_c_stops_a_pool_build_without_waiting_for_its_long_solves(tmp_path: Path) -> None:
-    """Two worker processes, each on a 7x6 position that takes a minute or more to solve:
-    Ctrl-C kills them instead of waiting for their solves (which the next run does again)."""
+TWO_WORKERS = [
+    pytest.param([], id="one-engine-two-threads"),
+    pytest.param(["--threads", "2"], id="two-processes"),
+]
+"""``--workers 2`` as one engine whose two threads share its table (an exact solve on the
+compiled tier), and, with ``--threads 2`` given, as two worker processes (the builder and one
+forked process) of two threads each."""
+
+
+@pytest.mark.parametrize("flags", TWO_WORKERS)
+def test_ctrl_c_stops_a_two_worker_build_without_waiting_for_its_long_solves(
+        tmp_path: Path, flags: list[str]) -> None:
+    """Two workers on 7x6 positions that take a minute or more to solve: Ctrl-C stops them
+    instead of waiting for their solves (which the next run does again)."""
     path = tmp_path / "c4.db"
     process = subprocess.Popen(
         [sys.executable, "-m", "gametree", "db", "build", "connect4", "--plies", "3",
-         "--db", str(path), "--workers", "2", "--quiet"],
+         "--db", str(path), "--workers", "2", "--quiet", *flags],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 240
     while not path.exists() or not _has_run(path):
@@ -150,17 +161,21 @@ def _has_run(path: Path) -> bool:
         return False
 
 
+@pytest.mark.parametrize("flags", TWO_WORKERS)
 def test_a_command_line_build_on_two_workers_holds_the_rows_of_one_on_one(
-        tmp_path: Path, reference: list[str]) -> None:
-    """The command line's pool forks its worker (numba not yet imported there: the fork path,
-    which a build inside this test process, numba loaded, never takes); the book it builds is
-    row for row the one a single worker builds."""
+        tmp_path: Path, reference: list[str], flags: list[str]) -> None:
+    """On two threads of one engine, or on two processes (the command line's pool forks its
+    worker: numba not yet imported there, the fork path, which a build inside this test
+    process, numba loaded, never takes), the book is row for row the one a single worker
+    builds."""
     path = tmp_path / "two.db"
     done = subprocess.run(
         [sys.executable, "-m", "gametree", "db", "build", *BOOK, "--db", str(path),
-         "--workers", "2", "--quiet"], capture_output=True, text=True, timeout=600, check=False)
+         "--workers", "2", "--quiet", *flags], capture_output=True, text=True, timeout=600,
+        check=False)
     assert done.returncode == 0, done.stderr
-    assert done.stderr == ""  # no warning of a leaked semaphore or a worker's noise
+    # No warning of a leaked semaphore, no worker's noise (a compile, said once, aside).
+    assert without_compile_notice(done.stderr) == ""
     with Database.open(path) as database:
         assert database.solved_total() == 1626  # every frontier position solved once
     assert exported(path) == reference

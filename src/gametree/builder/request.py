@@ -32,11 +32,15 @@ class BuildPlan:
     """
 
     executor: str = "local"
-    """``local``: :attr:`workers` processes on this machine; ``ray``: a Ray cluster."""
+    """``local``: :attr:`workers` threads or processes on this machine; ``ray``: a Ray
+    cluster."""
 
     workers: int | None = None
-    """Processes (``local``; default every core, 1: the builder's own) or Ray actors (default:
-    the cluster's CPUs) solving the frontier."""
+    """Workers solving the frontier: ``local``, default every core, 1 the builder alone; an
+    exact solve on the compiled engine (no budget, ``threads`` 1) then runs on that many
+    threads of one engine sharing its table, anything else on that many processes
+    (:func:`gametree.builder.executors.start`); ``ray``, the actors (default: the cluster's
+    CPUs)."""
 
     address: str | None = None
     """The Ray cluster to join (default: the one this process started, else a new local one)."""
