@@ -200,19 +200,20 @@ def test_pool_workers_are_forked_only_on_linux_from_a_process_without_numba(
 
 
 @pytest.mark.parametrize(("search_options", "kind", "threads"), [
-    pytest.param(SearchOptions(), executors.SerialWorkers, 2, id="exact-compiled"),
+    pytest.param(SearchOptions(), executors.SharedTableWorkers, 2, id="exact-compiled"),
     pytest.param(SearchOptions(threads=2), executors.PoolWorkers, 2, id="threads-given"),
     pytest.param(SearchOptions(tier="python"), executors.PoolWorkers, 1, id="python-tier"),
     pytest.param(SearchOptions(nodes=10**9), executors.PoolWorkers, 1, id="budgeted"),
 ])
-def test_two_local_workers_are_the_threads_of_one_engine_where_rows_cannot_differ(
+def test_two_local_workers_are_threads_over_one_table_where_rows_cannot_differ(
         search_options: SearchOptions, kind: type[executors.Workers], threads: int) -> None:
-    # Exact solves on the compiled engine: one engine searching each position on two threads
-    # that share its table (no second process, one warm table). Elsewhere: processes.
+    # Exact solves on the compiled engine: two threads, each solving its own positions with
+    # a workspace of one engine over its one table (no second process, one warm table).
+    # Elsewhere: processes.
     game = ConnectFour(**OPTIONS)
     plan = BuildPlan(workers=2)
     with executors.start(plan, game=game, name="connect4", options=OPTIONS,
                          search=search_options) as workers:
         assert type(workers) is kind
-        assert isinstance(workers, executors.SerialWorkers | executors.PoolWorkers)
+        assert isinstance(workers, executors.SharedTableWorkers | executors.PoolWorkers)
         assert workers.search_options.threads == threads

@@ -182,12 +182,12 @@ def test_a_moves_file_is_answered_from_the_database_where_it_knows(
 
 
 @pytest.mark.parametrize("threads", [
-    pytest.param(1, id="one-engine-two-threads"),
+    pytest.param(1, id="two-threads-one-table"),
     pytest.param(2, id="two-processes"),
 ])
 def test_a_build_on_two_workers_equals_the_one_in_process(
         book: Path, tmp_path: Path, threads: int) -> None:
-    # Two workers: the threads of one engine, or (each solve given two threads) two processes.
+    # Two workers: two threads over one table, or (each solve given two threads) processes.
     path = tmp_path / "pool.db"
     report = build(BuildRequest(str(path), "connect4", {"width": 4, "height": 4}, plies=4,
                                 search=SearchOptions(threads=threads),
@@ -199,7 +199,7 @@ def test_a_build_on_two_workers_equals_the_one_in_process(
 
 @pytest.mark.parametrize(("workers", "threads"), [
     pytest.param(1, 1, id="one-worker"),
-    pytest.param(2, 1, id="one-engine-two-threads"),
+    pytest.param(2, 1, id="two-threads-one-table"),
     pytest.param(2, 2, id="two-processes"),
 ])
 def test_frontier_solves_that_share_a_warm_table_store_what_fresh_solves_find(

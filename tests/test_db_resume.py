@@ -121,12 +121,12 @@ def test_two_builders_on_one_database_never_corrupt_it(tmp_path: Path,
 
 
 TWO_WORKERS = [
-    pytest.param([], id="one-engine-two-threads"),
+    pytest.param([], id="two-threads-one-table"),
     pytest.param(["--threads", "2"], id="two-processes"),
 ]
-"""``--workers 2`` as one engine whose two threads share its table (an exact solve on the
+"""``--workers 2`` as two threads of the builder over one table (an exact solve on the
 compiled tier), and, with ``--threads 2`` given, as two worker processes (the builder and one
-forked process) of two threads each."""
+forked process) searching each position on two threads."""
 
 
 @pytest.mark.parametrize("flags", TWO_WORKERS)
@@ -164,7 +164,7 @@ def _has_run(path: Path) -> bool:
 @pytest.mark.parametrize("flags", TWO_WORKERS)
 def test_a_command_line_build_on_two_workers_holds_the_rows_of_one_on_one(
         tmp_path: Path, reference: list[str], flags: list[str]) -> None:
-    """On two threads of one engine, or on two processes (the command line's pool forks its
+    """On two threads over one table, or on two processes (the command line's pool forks its
     worker: numba not yet imported there, the fork path, which a build inside this test
     process, numba loaded, never takes), the book is row for row the one a single worker
     builds."""

@@ -45,6 +45,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Generator, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -343,6 +344,30 @@ class SearchSession(Generic[S, M]):
         finally:
             self._let_go()
 
+    @contextmanager
+    def shared(self) -> Iterator[list[SharedSearcher[S, M]]]:
+        """Searchers that solve different positions at once, one per thread the session's
+        options give (``threads``), each to be called from a thread of its own: the compiled
+        engine's workspaces over the session's one table
+        (:meth:`gametree.compiled.CompiledEngine.shared`), so that each solve finds what the
+        others have proved. For exact solves to the end of the game on the compiled tier (no
+        depth, time or node budget): each answer is a :meth:`search`'s, whatever the others
+        stored. The session is held until the block ends; a searcher's
+        :meth:`SharedSearcher.stop` ends its solve from another thread (the searchers cannot
+        hear Ctrl-C: the thread that waits for them does)."""
+        options = self.options
+        plan = _plan(self.game, options, None)
+        if not isinstance(plan, _CompiledPlan) or self.game.search_time is not None or \
+                (options.depth, options.time, options.nodes) != (None, None, None):
+            raise ValueError("shared searches are exact solves on the compiled tier: no "
+                             "depth, time or node budget")
+        self._hold("shared")
+        try:
+            with self._compiled_engine(plan).shared() as engines:
+                yield [SharedSearcher(self, plan, engine) for engine in engines]
+        finally:
+            self._let_go()
+
     def clear(self) -> None:
         """Forget what earlier searches learnt (tables, killer moves, history)."""
         self._hold("clear")
@@ -423,6 +448,34 @@ class SearchSession(Generic[S, M]):
         engine.new_search()
         self._compiled = (plan.engines, engine)
         return engine
+
+
+class SharedSearcher(Generic[S, M]):
+    """One of :meth:`SearchSession.shared`'s searchers: it solves positions in the thread
+    that calls it, over the table it shares with the others."""
+
+    def __init__(self, session: SearchSession[S, M], plan: _CompiledPlan[S, M],
+                 engine: CompiledEngine) -> None:
+        self._game = session.game
+        self._database = session.database
+        self._plan = plan
+        self._engine = engine
+
+    def search(self, state: S) -> SearchResult[M]:
+        """Solve ``state`` as :meth:`SearchSession.search` does (a database or book probed
+        first)."""
+        options = self._plan.options
+        if self._database is not None or options.book:
+            found = _probe(self._game, self._database, state, options, None)
+            if found is not None:
+                return found
+        form = self._plan.form
+        return self._engine.run_search(form.encode(state), options, False, form, state)
+
+    def stop(self) -> None:
+        """End this searcher's solve now, from another thread: it raises
+        :class:`gametree.compiled.engine.SearchStoppedError`."""
+        self._engine.stop()
 
 
 # -- options and plans ---------------------------------------------------------------------
@@ -755,4 +808,4 @@ def _compiled_form(game: Game[S, M]) -> CompiledForm[S, M] | str:
 
 
 __all__ = ["DEFAULT_OPTIONS", "PLANS_PER_GAME", "Probe", "SearchSession", "SessionBusyError",
-           "iterate", "search", "solve_batch", "tier_for"]
+           "SharedSearcher", "iterate", "search", "solve_batch", "tier_for"]

@@ -47,14 +47,16 @@ import gc
 import math
 import multiprocessing
 import os
+import queue
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
 from multiprocessing import get_context
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..db.store import RowTuple, key_text
 from ..game import Game
@@ -63,6 +65,7 @@ from ..registry import make
 from .request import EXECUTORS, BuildPlan
 
 if TYPE_CHECKING:
+    from ..result import SearchResult
     from ..service import SearchSession
 
 Position = tuple[Any, int, str]
@@ -91,9 +94,18 @@ class ExecutorError(ValueError):
     """An executor that cannot run here (Ray missing, a cluster that cannot be reached)."""
 
 
+class Searcher(Protocol):
+    """What solves a frontier position: a :class:`~gametree.SearchSession`, or one of its
+    shared searchers (:meth:`~gametree.SearchSession.shared`)."""
+
+    def search(self, state: Any, /) -> SearchResult[Any]:
+        """The search's result for ``state``."""
+        ...
+
+
 def solve_states(game: Game[Any, Any], search_options: SearchOptions,
                  positions: Iterable[Position],
-                 session: SearchSession[Any, Any] | None = None) -> list[RowTuple]:
+                 session: Searcher | None = None) -> list[RowTuple]:
     """Solve each position exactly (value, distance, best move) with ``search_options`` and
     return its row; a search that proves nothing (stopped by a budget) is an error. With a
     ``session`` (:func:`frontier_session`), the solves share its table."""
@@ -118,7 +130,7 @@ def solve_states(game: Game[Any, Any], search_options: SearchOptions,
 
 def timed_solve(game: Game[Any, Any], search_options: SearchOptions,
                 positions: list[Position],
-                session: SearchSession[Any, Any] | None = None) -> Solved:
+                session: Searcher | None = None) -> Solved:
     """:func:`solve_states` and the seconds it took (for sizing the next tasks)."""
     began = time.perf_counter()
     rows = solve_states(game, search_options, positions, session)
@@ -275,6 +287,97 @@ class SerialWorkers(Workers):
         if self.session is not None:
             self.session.close()
             self.session = None
+
+
+class SharedTableWorkers(Workers):
+    """``count`` threads of the builder's process, each solving tasks with a workspace of
+    one compiled engine over its one table (:meth:`gametree.SearchSession.shared`): exact
+    solves on the compiled tier only (:func:`exact_on_compiled`). The threads take
+    consecutive tasks of one run of the frontier, so that neighbours solved at once share
+    what they prove; the builder's thread stores the rows as they come, and on Ctrl-C (or
+    any error) stops every solve and waits for the threads to end."""
+
+    lanes = 1
+
+    def __init__(self, game: Game[Any, Any], search_options: SearchOptions,
+                 count: int) -> None:
+        from ..service import SearchSession  # noqa: PLC0415 - the workers' import
+
+        self.game = game
+        self.count = count
+        self.search_options = replace(search_options, threads=count)
+        self.session: SearchSession[Any, Any] | None = SearchSession(game, self.search_options)
+        self.session.prepare()
+
+    def run(self, chunker: Chunker) -> Iterator[list[RowTuple]]:
+        """Solve the tasks on the threads, yielding each task's rows as it ends (and an
+        empty list after each :data:`HEARTBEAT` seconds without one)."""
+        assert self.session is not None
+        lock = threading.Lock()
+        ended: queue.SimpleQueue[list[RowTuple] | BaseException | None] = queue.SimpleQueue()
+
+        def solve(searcher: Searcher) -> None:
+            try:
+                while True:
+                    with lock:
+                        task = chunker.take()
+                    if task is None:
+                        return
+                    rows, seconds = timed_solve(self.game, self.search_options, task, searcher)
+                    with lock:
+                        chunker.record(len(rows), seconds)
+                    ended.put(rows)
+            except BaseException as error:  # reported in the builder's thread
+                ended.put(error)
+            finally:
+                ended.put(None)
+
+        with self.session.shared() as searchers:
+            threads = [threading.Thread(target=solve, args=(searcher,), daemon=True,
+                                        name=f"gametree-book-{number}")
+                       for number, searcher in enumerate(searchers)]
+            started: list[threading.Thread] = []
+            try:
+                for thread in threads:
+                    thread.start()
+                    started.append(thread)
+                running = len(started)
+                while running:
+                    try:
+                        item = ended.get(timeout=HEARTBEAT)
+                    except queue.Empty:
+                        yield []  # still solving
+                        continue
+                    if item is None:
+                        running -= 1
+                    elif isinstance(item, BaseException):
+                        raise item
+                    else:
+                        yield item
+            finally:
+                for searcher in searchers:
+                    searcher.stop()
+                _join(started)
+
+    def close(self) -> None:
+        """Give the session's engine back; again: nothing."""
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+
+
+def _join(threads: list[threading.Thread]) -> None:
+    """Wait for ``threads`` to end, even through another Ctrl-C (raised again at the end): a
+    thread left solving would share the table with the next search."""
+    again: KeyboardInterrupt | None = None
+    for thread in threads:
+        while thread.is_alive():
+            try:
+                thread.join()
+            except KeyboardInterrupt as error:
+                again = error
+    if again is not None:
+        raise again
 
 
 # -- a worker process of the local pool --------------------------------------------------------
@@ -544,11 +647,10 @@ def start(plan: BuildPlan, *, game: Game[Any, Any], name: str, options: Mapping[
     if count <= 1:
         return SerialWorkers(game, search)
     if search.threads == 1 and exact_on_compiled(game, search):
-        # One engine whose threads share its table beats as many processes with a table
-        # each: no process to start, and every solve finds what every earlier one proved
-        # (docs/solving.md, "Parallel and distributed builds"). The rows are the same: an
-        # exact solve's value, distance and best move are one thread's.
-        return SerialWorkers(game, replace(search, threads=min(count, MAX_THREADS)))
+        # Threads over one table beat as many processes with a table each: no process to
+        # start, and every solve finds what the others proved (docs/solving.md, "Parallel
+        # and distributed builds"). The rows are the same: they depend on no table entry.
+        return SharedTableWorkers(game, search, min(count, MAX_THREADS))
     # The builder is one of the workers: it solves between collecting the others' rows, so
     # that one process fewer is started (a short build felt the start of every process).
     # A Ctrl-C while it loads numba ends it at once (gametree.compiled.interrupt): the
@@ -557,6 +659,7 @@ def start(plan: BuildPlan, *, game: Game[Any, Any], name: str, options: Mapping[
 
 
 __all__ = ["EXECUTORS", "FIRST_TASK", "IN_FLIGHT", "LARGEST_TASK", "TASK_SECONDS", "Chunker",
-           "ExecutorError", "PoolWorkers", "Position", "RayWorkers", "RowTuple", "SerialWorkers",
-           "Solved", "Workers", "default_workers", "exact_on_compiled", "frontier_session",
-           "import_ray", "solve_states", "start", "start_method", "timed_solve", "warm_up"]
+           "ExecutorError", "PoolWorkers", "Position", "RayWorkers", "RowTuple", "Searcher",
+           "SerialWorkers", "SharedTableWorkers", "Solved", "Workers", "default_workers",
+           "exact_on_compiled", "frontier_session", "import_ray", "solve_states", "start",
+           "start_method", "timed_solve", "warm_up"]
