@@ -31,7 +31,11 @@ fresh, then again one after another in one :class:`~gametree.SearchSession` whos
 warm, as a builder's worker does (``--blocks K``: K such runs from random starts, and the
 frontier's CPU-hours at the warm rate). ``--neighbours N --split K`` solves N consecutive
 positions in one session, then in K sessions that take turns, then in K that solve a run each:
-what handing the frontier out to K workers in turn, or in runs, costs.
+what handing the frontier out to K workers in turn, or in runs, costs. ``--neighbours N
+--workers`` solves N consecutive positions as the builder's workers do: one worker, two
+threads over one table (``--workers 2``), one worker with two threads on each position.
+
+    python benchmarks/bench_db_book.py --width 7 --height 6 --plies 8 --neighbours 40 --workers
 """
 
 from __future__ import annotations
@@ -49,8 +53,9 @@ from pathlib import Path
 from typing import Any
 
 from gametree import SearchOptions, SearchSession, search
+from gametree.builder import BuildPlan, executors
 from gametree.builder.book import BookNode, enumerate_book
-from gametree.builder.executors import warm_up
+from gametree.builder.executors import Chunker, warm_up
 from gametree.db.check import export_rows
 from gametree.db.store import Database
 from gametree.registry import make
@@ -170,6 +175,36 @@ def split(args: argparse.Namespace) -> None:
               flush=True)
 
 
+def workers(args: argparse.Namespace) -> None:
+    """Solve ``--neighbours`` consecutive frontier positions as a builder's workers do (its
+    executors, its task sizes): on one worker; on two threads over one table (what
+    ``--workers 2`` runs for an exact solve on the compiled tier); on one worker searching
+    each position on two threads (ABDADA, ``--workers 1 --threads 2``). Wall and processor
+    time of each, and whether the rows agree."""
+    game = make("connect4", width=args.width, height=args.height)
+    positions = frontier(game, args.plies)
+    start = random.Random(args.seed).randrange(max(1, len(positions) - args.neighbours))
+    block = [(node.state, node.ply, node.line)
+             for node in positions[start:start + args.neighbours]]
+    print(f"{len(block)} consecutive frontier positions, {block[0][2]!r} to {block[-1][2]!r}:")
+    ways = {"1 worker": (1, SearchOptions(book=False)),
+            "2 workers: two threads over one table": (2, SearchOptions(book=False)),
+            "1 worker, each position on two threads (ABDADA)":
+                (1, SearchOptions(book=False, threads=2))}
+    found = []
+    for label, (count, options) in ways.items():
+        with executors.start(BuildPlan(workers=count), game=game, name="connect4",
+                             options={"width": args.width, "height": args.height},
+                             search=options) as job:
+            began, cpu = time.perf_counter(), time.process_time()
+            rows = [row for task in job.run(Chunker(block, job.count, lanes=job.lanes))
+                    for row in task]
+            wall, cpu = time.perf_counter() - began, time.process_time() - cpu
+        found.append(sorted(rows))
+        print(f"{label}: {wall:.2f} s wall, {cpu:.2f} s cpu", flush=True)
+    print("same rows every way:", all(rows == found[0] for rows in found))
+
+
 def main() -> None:
     """Alternate the builds, print each, then the speed-ups and whether the rows agree (or,
     with ``--sample`` or ``--neighbours``, measure frontier solves instead)."""
@@ -187,10 +222,17 @@ def main() -> None:
                         help="with --neighbours: this many runs, each from a random start")
     parser.add_argument("--split", type=int,
                         help="with --neighbours: one session against this many")
+    parser.add_argument("--workers", action="store_true",
+                        help="with --neighbours: solve them as the builder's workers do, on "
+                             "one worker, two threads over one table, and two threads on "
+                             "each position")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.sample:
         sample(args)
+        return
+    if args.neighbours and args.workers:
+        workers(args)
         return
     if args.neighbours and args.split:
         split(args)

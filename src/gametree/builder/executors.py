@@ -9,15 +9,16 @@ positions, so a database is the same whichever executor built it.
 
 How the work is shared out (issue 11: two workers should be nearly twice as fast as one):
 
-* **Exact solves on the compiled engine use threads, not processes** (:func:`start`): with
-  ``--workers N`` (and ``threads`` left at 1) the builder's own engine searches each frontier
-  position on N threads that share its one table. No process starts, and every solve finds
-  in the table what every earlier one proved: a 6x5 book to 3 plies built 1.65-1.79x as fast
-  on two workers as on one, against 1.36-1.39x on two processes, and on 40 consecutive
-  positions of a 7x6 book at ply 8 the threads took less processor time than two processes
-  with half each (docs/solving.md). The rows are the same: an exact solve's value, distance
-  and best move are one thread's. The rest of this list is about processes: other tiers,
-  budgeted solves, ``threads`` given, Ray.
+* **Exact solves on the compiled engine use threads over one table, not processes**
+  (:func:`start`, :class:`SharedTableWorkers`): with ``--workers N`` (and ``threads`` left
+  at 1) N threads of the builder each solve their own frontier positions with a workspace of
+  one engine over its one table (:meth:`gametree.SearchSession.shared`). No process starts,
+  and each solve finds in the table what the others proved: a 6x5 book to 3 plies built
+  1.82-2.02x as fast on two workers as on one, against 1.20-1.39x on two processes, and 120
+  consecutive positions of a 7x6 book at ply 8 were solved 1.93x as fast (one engine with two
+  threads on each position: 1.65x; docs/solving.md). The rows are the same: they depend on
+  no table entry. The rest of this list is about processes: other tiers, budgeted solves,
+  ``threads`` given, Ray.
 * **Workers start once per build, before the book is enumerated** (:func:`start`): each
   process (or Ray actor) imports numba, builds the game and loads its compiled engine (kernel
   loaded, table allocated) while the builder enumerates the book, then keeps that engine warm

@@ -36,9 +36,9 @@ class BuildPlan:
     cluster."""
 
     workers: int | None = None
-    """Workers solving the frontier: ``local``, default every core, 1 the builder alone; an
-    exact solve on the compiled engine (no budget, ``threads`` 1) then runs on that many
-    threads of one engine sharing its table, anything else on that many processes
+    """Workers solving the frontier: ``local``, default every core, 1 the builder alone; for
+    exact solves on the compiled engine (no budget, ``threads`` 1) threads of the builder over
+    one table, each solving its own positions, else processes
     (:func:`gametree.builder.executors.start`); ``ray``, the actors (default: the cluster's
     CPUs)."""
 

@@ -214,10 +214,10 @@ def _add_build(actions: Any) -> None:
     how = build.add_argument_group("how")
     how.add_argument("--workers", type=positive_int, metavar="N",
                      help="workers solving the frontier (default: every core; 1: this "
-                          "process): an exact solve on the compiled engine runs on that many "
-                          "threads sharing one table, else (or with --threads N) on that "
-                          "many processes; with --executor ray, the actors (default: the "
-                          "cluster's CPUs)")
+                          "process): for exact solves on the compiled engine, threads of "
+                          "this process over one table, each solving its own positions; "
+                          "else (or with --threads N) processes; with --executor ray, the "
+                          "actors (default: the cluster's CPUs)")
     how.add_argument("--executor", choices=("local", "ray"), default="local",
                      help="local (default): a process pool on this machine; ray: a Ray "
                           "cluster (pip install 'gametree[ray]')")
