@@ -317,7 +317,7 @@ class SharedTableWorkers(Workers):
         lock = threading.Lock()
         ended: queue.SimpleQueue[list[RowTuple] | BaseException | None] = queue.SimpleQueue()
 
-        def solve(searcher: Searcher) -> None:
+        def solve(searcher: Searcher, done: threading.Event) -> None:
             try:
                 while True:
                     with lock:
@@ -332,16 +332,24 @@ class SharedTableWorkers(Workers):
                 ended.put(error)
             finally:
                 ended.put(None)
+                done.set()
+
+        from ..compiled import interrupt  # noqa: PLC0415 - only where the engine is
 
         with self.session.shared() as searchers:
-            threads = [threading.Thread(target=solve, args=(searcher,), daemon=True,
+            finished = [threading.Event() for _ in searchers]
+            threads = [threading.Thread(target=solve, args=(searcher, done), daemon=True,
                                         name=f"gametree-book-{number}")
-                       for number, searcher in enumerate(searchers)]
-            started: list[threading.Thread] = []
+                       for number, (searcher, done) in enumerate(zip(searchers, finished,
+                                                                     strict=True))]
+            started: list[threading.Event] = []
             try:
-                for thread in threads:
-                    thread.start()
-                    started.append(thread)
+                # A KeyboardInterrupt inside Thread.start() could leave a thread unseen by
+                # the wait below: SIGINT waits until every thread has started.
+                with interrupt.deferred():
+                    for thread, done in zip(threads, finished, strict=True):
+                        thread.start()
+                        started.append(done)
                 running = len(started)
                 while running:
                     try:
@@ -358,27 +366,13 @@ class SharedTableWorkers(Workers):
             finally:
                 for searcher in searchers:
                     searcher.stop()
-                _join(started)
+                interrupt.wait_all(started)
 
     def close(self) -> None:
         """Give the session's engine back; again: nothing."""
         if self.session is not None:
             self.session.close()
             self.session = None
-
-
-def _join(threads: list[threading.Thread]) -> None:
-    """Wait for ``threads`` to end, even through another Ctrl-C (raised again at the end): a
-    thread left solving would share the table with the next search."""
-    again: KeyboardInterrupt | None = None
-    for thread in threads:
-        while thread.is_alive():
-            try:
-                thread.join()
-            except KeyboardInterrupt as error:
-                again = error
-    if again is not None:
-        raise again
 
 
 # -- a worker process of the local pool --------------------------------------------------------

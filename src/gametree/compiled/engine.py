@@ -895,7 +895,7 @@ class CompiledEngine:
                 emptied.abort()  # a thread failed to start: the others must not wait for it
             for view in views:  # stop whatever still runs (all, after Ctrl-C)
                 view[_C_NODE_LIMIT] = 0
-            _join_all(started)  # before the interrupt check comes back: it needs the GIL
+            interrupt.wait_all(started)  # before the interrupt check comes back: it needs the GIL
             ws[_C_NODE_LIMIT] = _NO_LIMIT
             ws[_C_INTERRUPT_CHECK] = check
             for view in views:  # one thread's searches mark nothing
@@ -1084,21 +1084,6 @@ class _RootAnswer:
     best_move: Any
     moves: tuple[MoveValue[Any], ...]
     pv: tuple[Any, ...]
-
-
-def _join_all(finished: Sequence[threading.Event]) -> None:
-    """Wait until every thread has left its compiled call (its event set), even through
-    another Ctrl-C (re-raised at the end): a compiled thread left running would share its
-    workspace with the next search."""
-    again: KeyboardInterrupt | None = None
-    for done in finished:
-        while not done.is_set():
-            try:
-                done.wait()
-            except KeyboardInterrupt as error:
-                again = error
-    if again is not None:
-        raise again
 
 
 def _read_cycles(module: Any) -> int:

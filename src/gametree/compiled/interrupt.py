@@ -40,7 +40,7 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
 from typing import Any
 
@@ -210,5 +210,22 @@ def _handler(end_process: Callable[[], object]) -> Callable[[int, FrameType | No
     return handler
 
 
+def wait_all(finished: Sequence[threading.Event]) -> None:
+    """Wait until every thread has left its compiled call (its event set), even through
+    another Ctrl-C (raised again at the end): a compiled thread left running would share its
+    workspace, or its table, with the next search. Events, not ``Thread.join``: in CPython
+    3.11 a join interrupted by ``KeyboardInterrupt`` can mark a running thread stopped
+    (gh-90882)."""
+    again: KeyboardInterrupt | None = None
+    for done in finished:
+        while not done.is_set():
+            try:
+                done.wait()
+            except KeyboardInterrupt as error:
+                again = error
+    if again is not None:
+        raise again
+
+
 __all__ = ["check_address", "deferred", "deliver", "end_process_on_fragile_sigint",
-           "fragile"]
+           "fragile", "wait_all"]
