@@ -13,6 +13,8 @@ from gametree import CheckReport, Game, GameTree, IllegalMoveError, check_game
 from gametree.check import CHECKS, Finding
 from gametree.compiled import ONGOING, Kernel, KernelGame
 from gametree.compiled.form import CompiledForm, NotACompiledFormError, compiled_form_of
+from gametree.compiled.kernel import SEVERAL_REPLIES
+from gametree.games import connect4_kernel
 from gametree.games.connect4 import ConnectFour
 from gametree.games.tictactoe import MNKGame
 from gametree.registry import GameSpec, games, make
@@ -808,3 +810,37 @@ def test_cli_passes_game_options_and_max_plies(capsys: pytest.CaptureFixture[str
 def test_cli_bad_usage_exits_2(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:
     status, out, err = run(capsys, *args)
     assert status == 2 and out == "" and "error" in err
+
+
+class ConnectFourWithKernel(ConnectFour):
+    """Connect Four 4x4 paired with its kernel, one of whose rules is replaced."""
+
+    def __init__(self, **replaced: Callable[..., Any]) -> None:
+        super().__init__(4, 4)
+        rules = dict(connect4_kernel.kernel(4, 4).python_rules())
+        rules.update(replaced)
+        self.kernel = Kernel.from_functions("Connect Four 4x4, a rule replaced",
+                                            initial_state=(0, 0, 0), max_moves=4,
+                                            max_plies=16, functions=rules,
+                                            winner_moves_last=True)
+
+    def compiled_form(self) -> CompiledForm[Any, Any]:
+        form = connect4_kernel.compiled_form(ConnectFour(4, 4))
+        return CompiledForm(game=self, kernel=self.kernel, encode=form.encode,
+                            decode_move=form.decode_move, moves_need_state=False)
+
+
+def several_replies(state: Any) -> int:
+    return SEVERAL_REPLIES
+
+
+def test_a_forced_reply_that_is_not_the_kernels_non_losing_moves_is_caught() -> None:
+    # Right where there is a choice (the initial state, which the kernel's own rules check
+    # runs), wrong where there is one reply or none: the engine would search on where the
+    # line is forced, and play out no line it should.
+    assert check_game(ConnectFourWithKernel(), compiled=False).passed
+    report = check_game(ConnectFourWithKernel(forced_reply=several_replies), compiled=False)
+    found = [finding for finding in problems(report, "kernel")
+             if finding.method == "kernel forced_reply"]
+    assert found, report.text()
+    assert "where non_losing_moves gives" in found[0].message

@@ -1,6 +1,7 @@
-"""The solving hooks of a kernel (``mirror_key``, ``upper_bound``, ``enhanced_cutoffs``: see
-docs/kernels.md): each agrees with plain search on positions of every built-in game that
-provides them (Connect Four), and a kernel without them is searched as before."""
+"""The solving hooks of a kernel (``mirror_key``, ``upper_bound``, ``enhanced_cutoffs``,
+``forced_reply``: see docs/kernels.md): each agrees with plain search on positions of every
+built-in game that provides them (Connect Four), and a kernel without them is searched as
+before."""
 
 from __future__ import annotations
 
@@ -10,7 +11,16 @@ from typing import Any
 import pytest
 
 import gametree
-from gametree.compiled.kernel import NO_UPPER_BOUND, SOLVER_HOOKS, Kernel, KernelError
+from gametree.compiled.authoring import check_python_rules, forced_reply_of
+from gametree.compiled.kernel import (
+    NO_REPLY,
+    NO_UPPER_BOUND,
+    ONGOING,
+    SEVERAL_REPLIES,
+    SOLVER_HOOKS,
+    Kernel,
+    KernelError,
+)
 from gametree.games import connect4_kernel
 from gametree.games.connect4 import ConnectFour
 from gametree.values import WIN
@@ -190,3 +200,68 @@ def test_hooks_that_need_others_are_refused() -> None:
     with pytest.raises(KernelError, match="upper_bound needs the threat hooks"):
         Kernel.from_functions("no threats", initial_state=(0, 0, 0), max_moves=4,
                               max_plies=16, functions=rules, winner_moves_last=True)
+
+
+@pytest.mark.parametrize(("width", "height"), [(4, 4), (5, 4), (7, 6), (8, 7)])
+def test_forced_reply_says_what_non_losing_moves_says(width: int, height: int) -> None:
+    # On random positions where the player to move cannot win at once: the one move, none
+    # (NO_REPLY) or a choice (SEVERAL_REPLIES), each of the three met.
+    game = ConnectFour(width, height)
+    form = connect4_kernel.compiled_form(game)
+    rules = form.kernel.python_rules()
+    rng = random.Random(width * 100 + height)
+    out = [0] * width
+    seen = set()
+    checked = 0
+    while checked < 300:
+        line = random_line(game, rng.randrange(width * height - 2), rng)
+        if line is None:
+            continue
+        state = form.encode(play_line(game, line))
+        if rules["outcome"](state) != ONGOING or rules["can_win_next"](state):
+            continue
+        count = rules["non_losing_moves"](state, out)
+        reply = rules["forced_reply"](state)
+        assert reply == forced_reply_of(count, out), line
+        seen.add(min(count, 2))
+        checked += 1
+    assert seen == {0, 1, 2}
+
+
+def test_a_forced_reply_that_contradicts_non_losing_moves_is_refused() -> None:
+    rules = dict(connect4_kernel.kernel(4, 4).python_rules())
+    rules["forced_reply"] = lambda state: NO_REPLY  # at the start every move is safe
+    kernel = Kernel.from_functions("wrong forced reply", initial_state=(0, 0, 0), max_moves=4,
+                                   max_plies=16, functions=rules, winner_moves_last=True)
+    with pytest.raises(KernelError, match="the rule forced_reply returned"):
+        check_python_rules(kernel)
+    assert SEVERAL_REPLIES != NO_REPLY
+
+
+def rules_without_forced_reply(*, width: int, height: int, jit: Any) -> Any:
+    """Connect Four's rules without ``forced_reply`` (a rules factory)."""
+    rules = connect4_kernel.rules(width=width, height=height, jit=jit)
+    return {name: function for name, function in rules.items() if name != "forced_reply"}
+
+
+@pytest.mark.slow  # compiles a second 5x4 kernel
+def test_forced_reply_searches_node_for_node_as_the_move_list() -> None:
+    # The hook only saves writing the list: the same forced lines, so the same positions.
+    hooked = connect4_kernel.kernel(5, 4)
+    listed = Kernel.from_factory("Connect Four 5x4 without forced_reply",
+                                 rules_without_forced_reply, initial_state=(0, 0, 0),
+                                 max_moves=5, max_plies=20,
+                                 parameters={"width": 5, "height": 4}, winner_moves_last=True)
+    game = ConnectFour(5, 4)
+    form = connect4_kernel.compiled_form(game)
+    rng = random.Random(54)
+    states: list[Any] = [form.encode(game.initial_state())]
+    while len(states) < 30:
+        line = random_line(game, rng.randrange(1, 12), rng)
+        if line is not None:
+            states.append(form.encode(play_line(game, line)))
+    for weak in (False, True):
+        with_hook = engine_for(hooked).solve_many(states, weak=weak)
+        without = engine_for(listed).solve_many(states, weak=weak)
+        assert with_hook.values == without.values
+        assert with_hook.nodes == without.nodes

@@ -133,6 +133,40 @@ class _KernelComparison:
             self.checker.counts["kernel"] += 1
             self.compare_node(node)
         self.compare_mirror_keys(nodes)
+        self.compare_forced_replies(nodes)
+
+    def compare_forced_replies(self, nodes: list[_Node]) -> None:
+        """The kernel's ``forced_reply`` (a solving hook), where it has one, says what its
+        ``non_losing_moves`` says on every unfinished state met where the player to move
+        cannot win at once: the one move, none or several."""
+        rules = self.form.kernel.python_rules()
+        if "forced_reply" not in rules:
+            return
+        from ..compiled.authoring import forced_reply_of  # noqa: PLC0415 - kernels only
+
+        out = [0] * self.form.kernel.max_moves
+        for node in nodes:
+            if node.player is _RAISED or node.outcome is not None:
+                continue
+            position = node.position
+            encoded = self.kernel_call("compiled_form().encode", position, self.form.encode,
+                                       position.state)
+            if encoded is _RAISED or self.kernel_call(
+                    "kernel can_win_next", position, rules["can_win_next"], encoded) in \
+                    (_RAISED, True):
+                continue
+            count = self.kernel_call("kernel non_losing_moves", position,
+                                     rules["non_losing_moves"], encoded, out)
+            reply = self.kernel_call("kernel forced_reply", position, rules["forced_reply"],
+                                     encoded)
+            if count is _RAISED or reply is _RAISED:
+                continue
+            wanted = forced_reply_of(count, out)
+            if reply != wanted:
+                self.checker.fail("kernel", "kernel forced_reply", "forced reply differs",
+                                  f"gives {reply}, where non_losing_moves gives {count} "
+                                  f"move(s) ({wanted} expected): the engine would play out "
+                                  "another forced line", position)
 
     def compare_mirror_keys(self, nodes: list[_Node]) -> None:
         """The kernel's ``mirror_key`` (a solving hook), where it has one: a state met whose

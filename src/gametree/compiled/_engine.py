@@ -85,6 +85,7 @@ k_state_from_row: Any = None
 k_mirror_key: Any = None
 k_upper_bound: Any = None
 k_enhanced_cutoffs: Any = None
+k_forced_reply: Any = None
 HAS_KEY = False
 HAS_MOVE_SCORE = False
 HAS_THREATS = False
@@ -92,6 +93,9 @@ HAS_PLIES_LEFT = False
 HAS_MIRROR = False
 HAS_UPPER_BOUND = False
 HAS_ETC = False
+HAS_FORCED_REPLY = False
+NO_REPLY = -(2**62)
+SEVERAL_REPLIES = -(2**62) + 1
 ALTERNATING = True
 WINNER_MOVES_LAST = False
 MAX_MOVES = 1
@@ -587,15 +591,23 @@ def forced_end(child: Any, ply: int, ws: Any) -> Any:
     end = child
     sign = -1
     while True:
-        row = ws[C_MOVES] + ply * (2 * MAX_MOVES)
         if k_plies_left(end) < 2:
             return end, ply, sign, 0
-        count = k_non_losing_moves(end, ws[row:row + MAX_MOVES])
-        if count == 0:
-            return end, ply, sign, 1
-        if count > 1 or k_plies_left(end) < 3:
-            return end, ply, sign, 0
-        end = k_play(end, ws[row])
+        if HAS_FORCED_REPLY:  # the kernel's answer, without a list of the moves
+            reply = k_forced_reply(end)
+            if reply == NO_REPLY:
+                return end, ply, sign, 1
+            if reply == SEVERAL_REPLIES or k_plies_left(end) < 3:
+                return end, ply, sign, 0
+        else:
+            row = ws[C_MOVES] + ply * (2 * MAX_MOVES)
+            count = k_non_losing_moves(end, ws[row:row + MAX_MOVES])
+            if count == 0:
+                return end, ply, sign, 1
+            if count > 1 or k_plies_left(end) < 3:
+                return end, ply, sign, 0
+            reply = ws[row]
+        end = k_play(end, reply)
         ply += 1
         sign = -sign
 

@@ -30,7 +30,15 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from .kernel import ALL_FUNCTIONS, ONGOING, Kernel, KernelError, _is_dispatcher
+from .kernel import (
+    ALL_FUNCTIONS,
+    NO_REPLY,
+    ONGOING,
+    SEVERAL_REPLIES,
+    Kernel,
+    KernelError,
+    _is_dispatcher,
+)
 
 PARAMETERS: dict[str, tuple[str, ...]] = {
     "to_move": ("state",),
@@ -46,6 +54,7 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
     "mirror_key": ("state",),
     "upper_bound": ("state",),
     "enhanced_cutoffs": ("state",),
+    "forced_reply": ("state",),
 }
 """The parameters the engine passes to each rule."""
 
@@ -66,6 +75,7 @@ DUTIES: dict[str, str] = {
     "upper_bound": "return NO_UPPER_BOUND, 0 (a draw at best) or -k (a loss within k plies "
                    "at the latest)",
     "enhanced_cutoffs": "return True where the children are worth looking up in the table",
+    "forced_reply": "return the one non-losing move, NO_REPLY (none) or SEVERAL_REPLIES",
 }
 """What each rule must do, as the messages say it."""
 
@@ -211,7 +221,21 @@ class _InitialState:
         if winning is not _SKIPPED and not _integral(winning):
             raise self.wrong("can_win_next", winning, DUTIES["can_win_next"])
         if not winning:
-            self.count("non_losing_moves")
+            count, out = self.count("non_losing_moves")
+            reply = self.integer("forced_reply", state)
+            if reply is not _SKIPPED and count is not _SKIPPED and \
+                    reply != forced_reply_of(count, out):
+                raise self.wrong("forced_reply", reply,
+                                 f"{DUTIES['forced_reply']}, as non_losing_moves gives "
+                                 f"{count} move(s) here")
+
+
+def forced_reply_of(count: int, moves: Any) -> int:
+    """What ``forced_reply`` must return where ``non_losing_moves`` wrote ``count`` moves into
+    ``moves``."""
+    if count == 0:
+        return NO_REPLY
+    return int(moves[0]) if count == 1 else SEVERAL_REPLIES
 
 
 def _integral(value: Any) -> bool:

@@ -85,7 +85,7 @@ from .cache import (
     module_name,
     write_manifest,
 )
-from .kernel import ONGOING, Kernel, _is_dispatcher
+from .kernel import NO_REPLY, ONGOING, SEVERAL_REPLIES, Kernel, _is_dispatcher
 
 if TYPE_CHECKING:
     from .numbacache import CacheGuard  # imports numba: only when a kernel is built
@@ -216,6 +216,10 @@ def _default_enhanced_cutoffs(state: Any) -> bool:
     return False
 
 
+def _default_forced_reply(state: Any) -> int:
+    return SEVERAL_REPLIES
+
+
 def _row_functions(size: int) -> tuple[Callable[[Any], Any], Callable[[Any, Any, int], None]]:
     """The functions that read a kernel state (an int when ``size`` is 0, else a tuple of
     ``size`` ints) from a row of a two-dimensional int64 array, and write one into row ``i``."""
@@ -300,7 +304,7 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
         "move_score": _default_move_score, "can_win_next": _default_can_win_next,
         "non_losing_moves": _default_non_losing_moves, "plies_left": _default_plies_left,
         "mirror_key": _default_mirror_key, "upper_bound": _default_upper_bound,
-        "enhanced_cutoffs": _default_enhanced_cutoffs,
+        "enhanced_cutoffs": _default_enhanced_cutoffs, "forced_reply": _default_forced_reply,
     }
     bound: dict[str, Any] = {}
     for name, stub in stubs.items():
@@ -322,6 +326,9 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
         HAS_MIRROR=has_key and "mirror_key" in rules,
         HAS_UPPER_BOUND=kernel.has_threat_hooks and "upper_bound" in rules,
         HAS_ETC=kernel.has_threat_hooks and "enhanced_cutoffs" in rules,
+        HAS_FORCED_REPLY=kernel.has_threat_hooks and "forced_reply" in rules,
+        NO_REPLY=NO_REPLY,
+        SEVERAL_REPLIES=SEVERAL_REPLIES,
         ALTERNATING=kernel.alternating,
         WINNER_MOVES_LAST=kernel.winner_moves_last,
         MAX_MOVES=kernel.max_moves,

@@ -40,6 +40,11 @@ Solving hooks (optional, each alone; docs/kernels.md, "Whole-board solving hooks
     ``enhanced_cutoffs(state) -> bool``: look every child up in the table before searching
     any (worth it where subtrees are large; the engine asks only once a search has visited
     a few thousand positions, when the table holds enough to find). Needs the threat hooks.
+    ``forced_reply(state) -> int``: what ``non_losing_moves`` would give, when the engine
+    plays out forced lines: the one move when there is exactly one, :data:`NO_REPLY` when
+    there is none, :data:`SEVERAL_REPLIES` when there are more (neither is ever a move);
+    called only when ``can_win_next`` is false. Saves writing the list. Needs the threat
+    hooks.
 
 A kernel is usually written as a *rules factory*: a function that takes the game's parameters
 and a ``jit`` decorator and returns its rules. Called with ``jit=plain`` it gives ordinary Python
@@ -71,12 +76,19 @@ OPTIONAL: tuple[str, ...] = ("evaluate", "key", "move_score")
 THREAT_HOOKS: tuple[str, ...] = ("can_win_next", "non_losing_moves", "plies_left")
 """The hooks of Pons-style solving: all three, or none (``plies_left`` may come alone)."""
 
-SOLVER_HOOKS: tuple[str, ...] = ("mirror_key", "upper_bound", "enhanced_cutoffs")
+SOLVER_HOOKS: tuple[str, ...] = ("mirror_key", "upper_bound", "enhanced_cutoffs",
+                                  "forced_reply")
 """Whole-board solving hooks (each optional, see docs/kernels.md): ``mirror_key`` needs
-``key``; ``upper_bound`` and ``enhanced_cutoffs`` need the threat hooks."""
+``key``; ``upper_bound``, ``enhanced_cutoffs`` and ``forced_reply`` need the threat hooks."""
 
 NO_UPPER_BOUND: int = ONGOING
 """What ``upper_bound`` returns when it knows no bound."""
+
+NO_REPLY: int = ONGOING
+"""What ``forced_reply`` returns when the player to move has no non-losing move."""
+
+SEVERAL_REPLIES: int = ONGOING + 1
+"""What ``forced_reply`` returns when the player to move has more than one non-losing move."""
 
 ALL_FUNCTIONS: tuple[str, ...] = REQUIRED + OPTIONAL + THREAT_HOOKS + SOLVER_HOOKS
 
@@ -166,7 +178,7 @@ class Kernel:
         if hooks and not self.has_threat_hooks:
             raise KernelError(f"kernel {self.name}: the threat hooks come together "
                               f"({', '.join(THREAT_HOOKS)}); it has only {', '.join(hooks)}")
-        for hook in ("upper_bound", "enhanced_cutoffs"):
+        for hook in ("upper_bound", "enhanced_cutoffs", "forced_reply"):
             if hook in names and not self.has_threat_hooks:
                 raise KernelError(f"kernel {self.name}: {hook} needs the threat hooks "
                                   f"({', '.join(THREAT_HOOKS)})")

@@ -34,7 +34,16 @@ from collections.abc import Callable
 from typing import Any
 
 from ..compiled.form import CompiledForm
-from ..compiled.kernel import NO_UPPER_BOUND, ONGOING, Kernel, KernelError, Rules, plain
+from ..compiled.kernel import (
+    NO_REPLY,
+    NO_UPPER_BOUND,
+    ONGOING,
+    SEVERAL_REPLIES,
+    Kernel,
+    KernelError,
+    Rules,
+    plain,
+)
 from .connect4 import C4State, ConnectFour
 
 MIN_SIZE = 4
@@ -192,7 +201,9 @@ def rules(*, width: int = 7, height: int = 6,
         return (winning_cells(state[0], state[1]) & possible(state[1])) != 0
 
     @jit
-    def non_losing_moves(state: tuple[int, int, int], out: Any) -> int:
+    def non_losing(state: tuple[int, int, int]) -> int:
+        """The cells where the player to move can play without letting the opponent win at
+        once (a move is the cell its stone lands on)."""
         current, mask = state[0], state[1]
         free = possible(mask)
         threats = winning_cells(current ^ mask, mask)
@@ -201,8 +212,20 @@ def rules(*, width: int = 7, height: int = 6,
             if forced & (forced - 1):  # two threats at once: every move loses
                 return 0
             free = forced
-        free &= ~(threats >> 1)  # never play just below the opponent's winning cell
-        return listed(free, out)
+        return free & ~(threats >> 1)  # never play just below the opponent's winning cell
+
+    @jit
+    def non_losing_moves(state: tuple[int, int, int], out: Any) -> int:
+        return listed(non_losing(state), out)
+
+    @jit
+    def forced_reply(state: tuple[int, int, int]) -> int:
+        free = non_losing(state)
+        if free == 0:
+            return NO_REPLY
+        if free & (free - 1):  # a second cell: a choice
+            return SEVERAL_REPLIES
+        return free  # the one cell, which is the move
 
     @jit
     def plies_left(state: tuple[int, int, int]) -> int:
@@ -281,7 +304,7 @@ def rules(*, width: int = 7, height: int = 6,
         "evaluate": evaluate, "key": key, "move_score": move_score,
         "can_win_next": can_win_next, "non_losing_moves": non_losing_moves,
         "plies_left": plies_left, "mirror_key": mirror_key, "upper_bound": upper_bound,
-        "enhanced_cutoffs": enhanced_cutoffs,
+        "enhanced_cutoffs": enhanced_cutoffs, "forced_reply": forced_reply,
     }
 
 
