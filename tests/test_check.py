@@ -838,7 +838,9 @@ def test_a_forced_reply_that_is_not_the_kernels_non_losing_moves_is_caught() -> 
     # Right where there is a choice (the initial state, which the kernel's own rules check
     # runs), wrong where there is one reply or none: the engine would search on where the
     # line is forced, and play out no line it should.
-    assert check_game(ConnectFourWithKernel(), compiled=False).passed
+    right = check_game(ConnectFourWithKernel(), compiled=False)
+    assert right.passed, right.text()
+    assert "its forced_reply says what its non_losing_moves says" in right.text()
     report = check_game(ConnectFourWithKernel(forced_reply=several_replies), compiled=False)
     found = [finding for finding in problems(report, "kernel")
              if finding.method == "kernel forced_reply"]

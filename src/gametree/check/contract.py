@@ -674,7 +674,10 @@ class _Checker:
             "length": f"{counts['length']} playouts, the longest {self.longest} plies: every "
                       f"game ends within {self.max_plies} plies",
             "kernel": f"{counts['kernel']} states: the kernel gives the same player to move, "
-                      "moves (in order), outcome, evaluate and next states",
+                      "moves (in order), outcome, evaluate and next states" + (
+                          f"; its forced_reply says what its non_losing_moves says at the "
+                          f"{values['forced replies']} states where the mover cannot win at "
+                          f"once" if values["forced replies"] else ""),
             "values": f"{values['tiers exact']} exact and {values['tiers limited']} "
                       f"depth-{VALUE_DEPTH} searches: the compiled engine's values equal the "
                       "Python tier's" + (f"; the kernel's upper_bound held at the "

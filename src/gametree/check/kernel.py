@@ -162,6 +162,7 @@ class _KernelComparison:
             if count is _RAISED or reply is _RAISED:
                 continue
             wanted = forced_reply_of(count, out)
+            self.checker.value_counts["forced replies"] += 1
             if reply != wanted:
                 self.checker.fail("kernel", "kernel forced_reply", "forced reply differs",
                                   f"gives {reply}, where non_losing_moves gives {count} "
