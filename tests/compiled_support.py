@@ -3,6 +3,7 @@ compiled tier (the game's own states and moves)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import gametree
@@ -12,6 +13,22 @@ from gametree.options import DEFAULT_TABLE_BITS
 from gametree.result import SearchResult
 
 _engines: dict[tuple[Any, int], CompiledEngine] = {}
+
+
+def random_positions(game: Any, rng: random.Random, count: int, most: int,
+                     least: int = 1) -> list[Any]:
+    """The start and ``count`` positions along random games (``least`` to ``most`` moves,
+    none of them over)."""
+    states = [game.initial_state()]
+    while len(states) <= count:
+        state = game.initial_state()
+        for _ in range(rng.randrange(least, most + 1)):
+            state = game.play(state, rng.choice(list(game.moves(state))))
+            if game.outcome(state) is not None:
+                break
+        if game.outcome(state) is None:
+            states.append(state)
+    return states
 
 
 def engine_for(kernel: Kernel, *, table_bits: int = DEFAULT_TABLE_BITS) -> CompiledEngine:

@@ -31,6 +31,7 @@ from gametree.options import OptionError
 from gametree.registry import play_moves
 
 from .cli_support import run
+from .compiled_support import random_positions
 from .pons import DATA, pons_set
 
 _engines: dict[int, CompiledEngine] = {}
@@ -124,22 +125,6 @@ def test_small_games_on_two_threads_agree_with_the_python_tier(game: Any) -> Non
         assert two.outcome == python.outcome
         strong = gametree.search(game, state, threads=2)
         assert (strong.value, strong.plies) == (python.value, python.plies), state
-
-
-def random_positions(game: ConnectFour, rng: random.Random, count: int,
-                     most: int) -> list[Any]:
-    """The empty board and ``count`` positions along random games (up to ``most`` moves, none
-    of them over)."""
-    states = [game.initial_state()]
-    while len(states) <= count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(1, most + 1)):
-            state = game.play(state, rng.choice(list(game.moves(state))))
-            if game.outcome(state) is not None:
-                break
-        if game.outcome(state) is None:
-            states.append(state)
-    return states
 
 
 # Whole boards of other sizes (each its own kernel: a compile each, so the whole suite only):

@@ -20,21 +20,7 @@ from gametree.games.connect4 import ConnectFour
 from gametree.games.nim import Nim
 from gametree.games.tictactoe import MNKGame
 
-
-def positions(game: Any, seed: int, count: int, most: int, least: int = 1) -> list[Any]:
-    """The start and ``count`` positions along random games (``least`` to ``most`` moves,
-    none of them over)."""
-    rng = random.Random(seed)
-    states = [game.initial_state()]
-    while len(states) <= count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(least, most + 1)):
-            state = game.play(state, rng.choice(list(game.moves(state))))
-            if game.outcome(state) is not None:
-                break
-        if game.outcome(state) is None:
-            states.append(state)
-    return states
+from .compiled_support import random_positions
 
 
 def solved_at_once(session: SearchSession[Any, Any], states: list[Any]) -> list[Any]:
@@ -70,7 +56,7 @@ def solved_at_once(session: SearchSession[Any, Any], states: list[Any]) -> list[
                                   ConnectFour(4, 4), MNKGame(), Nim((1, 3, 5, 7))],
                          ids=["c4-5x4", "c4-4x4", "ttt", "nim1357"])
 def test_positions_solved_at_once_over_one_table_are_one_shot_searches(game: Any) -> None:
-    states = positions(game, seed=3, count=24, most=8)
+    states = random_positions(game, random.Random(3), count=24, most=8)
     # The smallest table: the threads' entries replace each other's all the time.
     with SearchSession(game, SearchOptions(threads=2, table_memory=4096, book=False)) as session:
         for _ in range(2):  # and again, on the table the first round left
@@ -125,6 +111,6 @@ def test_stop_ends_a_shared_solve_and_leaves_the_engine_ready() -> None:
             assert len(ended) == 1 and isinstance(ended[0], SearchStoppedError)
         # Ready again, for the session's own searches and for shared ones.
         assert session.search(game.initial_state(), depth=4).depth == 4
-        late = positions(game, seed=1, count=3, most=30, least=26)[1:]  # quick solves
+        late = random_positions(game, random.Random(1), 3, most=30, least=26)[1:]  # quick
         for state, result in zip(late, solved_at_once(session, late), strict=True):
             assert result.value == gametree.search(game, state, book=False).value

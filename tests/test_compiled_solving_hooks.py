@@ -166,27 +166,41 @@ def test_hooked_search_agrees_with_the_python_tier(width: int, height: int,
         compared += 1
 
 
-def rules_without_solving_hooks(*, width: int, height: int, jit: Any) -> Any:
-    """Connect Four's rules without the solving hooks (a rules factory)."""
+def rules_without(*, width: int, height: int, dropped: tuple[str, ...], jit: Any) -> Any:
+    """Connect Four's rules without the rules named in ``dropped`` (a rules factory)."""
     rules = connect4_kernel.rules(width=width, height=height, jit=jit)
-    return {name: function for name, function in rules.items() if name not in SOLVER_HOOKS}
+    return {name: function for name, function in rules.items() if name not in dropped}
+
+
+def kernel_without(width: int, height: int, dropped: tuple[str, ...], what: str) -> Kernel:
+    """Connect Four's kernel without the rules named in ``dropped`` (``what`` names them)."""
+    return Kernel.from_factory(f"Connect Four {width}x{height} without {what}", rules_without,
+                               initial_state=(0, 0, 0), max_moves=width,
+                               max_plies=width * height,
+                               parameters={"width": width, "height": height,
+                                           "dropped": dropped},
+                               winner_moves_last=True)
+
+
+def encoded_positions(game: ConnectFour, seed: int, count: int, stones: tuple[int, int],
+                      *, start: bool = False) -> list[Any]:
+    """``count`` kernel states: (with ``start``, the empty board and) positions after random
+    lines of ``stones`` (a range's bounds) stones."""
+    form = connect4_kernel.compiled_form(game)
+    rng = random.Random(seed)
+    states: list[Any] = [form.encode(game.initial_state())] if start else []
+    while len(states) < count:
+        line = random_line(game, rng.randrange(*stones), rng)
+        if line is not None:
+            states.append(form.encode(play_line(game, line)))
+    return states
 
 
 @pytest.mark.slow  # compiles a second 6x4 kernel
 def test_the_hooks_change_node_counts_never_values() -> None:
     hooked = connect4_kernel.kernel(6, 4)
-    plain = Kernel.from_factory("Connect Four 6x4 without solving hooks",
-                                rules_without_solving_hooks, initial_state=(0, 0, 0),
-                                max_moves=6, max_plies=24,
-                                parameters={"width": 6, "height": 4}, winner_moves_last=True)
-    game = ConnectFour(6, 4)
-    form = connect4_kernel.compiled_form(game)
-    rng = random.Random(64)
-    states: list[Any] = []
-    while len(states) < 30:
-        line = random_line(game, rng.randrange(2, 14), rng)
-        if line is not None:
-            states.append(form.encode(play_line(game, line)))
+    plain = kernel_without(6, 4, SOLVER_HOOKS, "solving hooks")
+    states = encoded_positions(ConnectFour(6, 4), 64, 30, (2, 14))
     with_hooks = engine_for(hooked).solve_many(states)
     without = engine_for(plain).solve_many(states)
     assert with_hooks.values == without.values
@@ -238,28 +252,12 @@ def test_a_forced_reply_that_contradicts_non_losing_moves_is_refused() -> None:
     assert SEVERAL_REPLIES != NO_REPLY
 
 
-def rules_without_forced_reply(*, width: int, height: int, jit: Any) -> Any:
-    """Connect Four's rules without ``forced_reply`` (a rules factory)."""
-    rules = connect4_kernel.rules(width=width, height=height, jit=jit)
-    return {name: function for name, function in rules.items() if name != "forced_reply"}
-
-
 @pytest.mark.slow  # compiles a second 5x4 kernel
 def test_forced_reply_searches_node_for_node_as_the_move_list() -> None:
     # The hook only saves writing the list: the same forced lines, so the same positions.
     hooked = connect4_kernel.kernel(5, 4)
-    listed = Kernel.from_factory("Connect Four 5x4 without forced_reply",
-                                 rules_without_forced_reply, initial_state=(0, 0, 0),
-                                 max_moves=5, max_plies=20,
-                                 parameters={"width": 5, "height": 4}, winner_moves_last=True)
-    game = ConnectFour(5, 4)
-    form = connect4_kernel.compiled_form(game)
-    rng = random.Random(54)
-    states: list[Any] = [form.encode(game.initial_state())]
-    while len(states) < 30:
-        line = random_line(game, rng.randrange(1, 12), rng)
-        if line is not None:
-            states.append(form.encode(play_line(game, line)))
+    listed = kernel_without(5, 4, ("forced_reply",), "forced_reply")
+    states = encoded_positions(ConnectFour(5, 4), 54, 30, (1, 12), start=True)
     for weak in (False, True):
         with_hook = engine_for(hooked).solve_many(states, weak=weak)
         without = engine_for(listed).solve_many(states, weak=weak)
