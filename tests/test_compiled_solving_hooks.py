@@ -172,14 +172,17 @@ def rules_without(*, width: int, height: int, dropped: tuple[str, ...], jit: Any
     return {name: function for name, function in rules.items() if name not in dropped}
 
 
-def kernel_without(width: int, height: int, dropped: tuple[str, ...], what: str) -> Kernel:
-    """Connect Four's kernel without the rules named in ``dropped`` (``what`` names them)."""
+def kernel_without(width: int, height: int, dropped: tuple[str, ...], what: str, *,
+                   table_min_plies_left: int = connect4_kernel.TABLE_MIN_PLIES_LEFT) -> Kernel:
+    """Connect Four's kernel without the rules named in ``dropped`` (``what`` names them, and
+    what else differs from the built-in kernel)."""
     return Kernel.from_factory(f"Connect Four {width}x{height} without {what}", rules_without,
                                initial_state=(0, 0, 0), max_moves=width,
                                max_plies=width * height,
                                parameters={"width": width, "height": height,
                                            "dropped": dropped},
-                               winner_moves_last=True)
+                               winner_moves_last=True,
+                               table_min_plies_left=table_min_plies_left)
 
 
 def encoded_positions(game: ConnectFour, seed: int, count: int, stones: tuple[int, int],

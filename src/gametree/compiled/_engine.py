@@ -98,6 +98,7 @@ NO_REPLY = -(2**62)
 SEVERAL_REPLIES = -(2**62) + 1
 ALTERNATING = True
 WINNER_MOVES_LAST = False
+TABLE_MIN_LEFT = 0
 MAX_MOVES = 1
 MAX_PLY = 1
 ONGOING = -(2**62)
@@ -660,7 +661,11 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     key = 0
     flip = 0
     slot = 0
-    if HAS_KEY:
+    # Near the end of the game (the kernel's table_min_plies_left), no table: a probe would
+    # cost more than the positions it saves. Each test reads "HAS_KEY and tabled", so that
+    # numba drops the table's code from the engine of a kernel without a key.
+    tabled = TABLE_MIN_LEFT == 0 or k_plies_left(state) >= TABLE_MIN_LEFT
+    if HAS_KEY and tabled:
         key, flip = table_key(state)
         slot = slot_of(key, ws)
         prefetch(ws, slot)  # the slot arrives while the moves are generated
@@ -720,7 +725,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
             return heuristic(state, mover)
 
     first = NO_MOVE
-    if HAS_KEY:
+    if HAS_KEY and tabled:
         found = entry_of(key, slot, ws)
         data = ws[found + 1] if found >= 0 else 0
         if data != 0:
@@ -801,7 +806,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                 low, high = -high, -low
             if low >= beta:
                 ws[C_CUTOFFS] += 1
-                store(ws, key, flip, ply, depth, low, alpha, beta, i, 0)
+                if HAS_KEY and tabled:
+                    store(ws, key, flip, ply, depth, low, alpha, beta, i, 0)
                 return low
             if lost and end_ply == ply + 1:
                 quick = True
@@ -823,7 +829,8 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                     return beta
 
     order(state, count, row, first, ws)
-    if HAS_KEY and count > 1 and not (SOLVING and etc):
+    if HAS_KEY and tabled and count > 1 and not (SOLVING and etc) and \
+            (TABLE_MIN_LEFT == 0 or k_plies_left(state) > TABLE_MIN_LEFT):
         # Ask for every child's table slot now: the loads overlap (the table is far larger than
         # the caches, so each is a trip to main memory) instead of waiting in turn.
         for i in range(1, count):
@@ -834,7 +841,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     busy = 0
     own = 0
     start = 1
-    if HAS_KEY and ws[C_BUSY_MASK] != 0:
+    if HAS_KEY and tabled and ws[C_BUSY_MASK] != 0:
         rest = k_plies_left(state) if HAS_PLIES_LEFT else MAX_PLY - ply
         if rest >= ws[C_SPLIT_LEFT]:
             busy = ws[C_BUSY]
@@ -894,7 +901,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                         break
     if own != 0:
         ws[C_SPLIT_TOP] = ws[own + S_LINK]
-    if HAS_KEY:
+    if HAS_KEY and tabled:
         work = work_of(ws[C_NODES] - nodes) if SOLVING else 0
         store(ws, key, flip, ply, depth, best, original_alpha, beta, best_index, work)
     return best

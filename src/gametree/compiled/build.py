@@ -331,6 +331,7 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
         SEVERAL_REPLIES=SEVERAL_REPLIES,
         ALTERNATING=kernel.alternating,
         WINNER_MOVES_LAST=kernel.winner_moves_last,
+        TABLE_MIN_LEFT=kernel.table_min_plies_left,
         MAX_MOVES=kernel.max_moves,
         MAX_PLY=kernel.max_plies + 2,
         ONGOING=ONGOING,

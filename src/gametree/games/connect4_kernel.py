@@ -49,6 +49,10 @@ from .connect4 import C4State, ConnectFour
 MIN_SIZE = 4
 MAX_SIZE = 9
 BITS = 64
+TABLE_MIN_PLIES_LEFT = 10
+"""Positions with fewer empty cells are searched without the table (the kernel's
+``table_min_plies_left``): measured best of 4, 6, 8, 10 and 12 on the empty 6x5, 7x5, 6x6
+and 7x6 boards (docs/benchmarks.md, "The table near the end")."""
 
 
 def check_size(width: int, height: int) -> None:
@@ -92,7 +96,10 @@ def rules(*, width: int = 7, height: int = 6,
     # next cells at ``shift``, ``2 * shift`` and ``3 * shift``).
     window_starts = tuple((shift, board & (board >> shift) & (board >> (2 * shift))
                            & (board >> (3 * shift))) for shift in (1, h1, height, h2))
-    cutoff_plies = size - 15  # look children up in the table while this few stones are down
+    # Look children up in the table while more than 18 cells are empty (with 15, as Steininger's
+    # solver, the whole boards searched fewer positions but took 5-8% longer: see
+    # docs/benchmarks.md, "The table near the end").
+    cutoff_plies = size - 18
 
     @jit
     def winning_cells(position: int, mask: int) -> int:
@@ -318,7 +325,7 @@ def kernel(width: int = 7, height: int = 6) -> Kernel:
     return Kernel.from_factory(
         f"Connect Four {width}x{height}", rules, initial_state=(0, 0, 0), max_moves=width,
         max_plies=width * height, parameters={"width": width, "height": height},
-        winner_moves_last=True,
+        winner_moves_last=True, table_min_plies_left=TABLE_MIN_PLIES_LEFT,
         player_names=("X", "O"), format_move=format_move,
     )
 
