@@ -51,8 +51,8 @@ MAX_SIZE = 9
 BITS = 64
 TABLE_MIN_PLIES_LEFT = 10
 """Positions with fewer empty cells are searched without the table (the kernel's
-``table_min_plies_left``): measured best of 4, 6, 8, 10 and 12 on the empty 6x5, 7x5, 6x6
-and 7x6 boards (docs/benchmarks.md, "The table near the end")."""
+``table_min_plies_left``): the quickest of 4, 6, 8, 10 and 12 on the empty 6x5, 7x5, 6x6
+and 7x6 boards (docs/kernels.md, "Whole-board solving hooks")."""
 
 
 def check_size(width: int, height: int) -> None:
@@ -97,8 +97,8 @@ def rules(*, width: int = 7, height: int = 6,
     window_starts = tuple((shift, board & (board >> shift) & (board >> (2 * shift))
                            & (board >> (3 * shift))) for shift in (1, h1, height, h2))
     # Look children up in the table while more than 18 cells are empty (with 15, as Steininger's
-    # solver, the whole boards searched fewer positions but took 5-8% longer: see
-    # docs/benchmarks.md, "The table near the end").
+    # solver, the empty boards searched fewer positions but took 5-8% longer: see
+    # docs/kernels.md, "Whole-board solving hooks").
     cutoff_plies = size - 18
 
     @jit
