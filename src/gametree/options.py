@@ -595,10 +595,15 @@ class SearchOptions:
                     raise OptionError(str(declaration.refusal), name=algorithm, count=value)
         self._check_combination()
 
+    @property
+    def budgeted(self) -> bool:
+        """True if a depth, time or node budget is given (without one, the game is solved to
+        its end)."""
+        return self.depth is not None or self.time is not None or self.nodes is not None
+
     def _check_combination(self) -> None:
         """The checks that concern more than one option."""
-        if self.weak and (self.depth is not None or self.time is not None
-                          or self.nodes is not None):
+        if self.weak and self.budgeted:
             raise OptionError("{weak} proves the result of the game: it takes no {depth}, "
                               "{time} or {nodes}")
         if self.tier == "compiled" and self.algorithm != ENGINE:

@@ -127,8 +127,7 @@ def _budgeted(game: Game[Any, Any], options: SearchOptions) -> SearchOptions:
     when they give no depth, time or node budget (and ask for no weak solve, which takes
     none): a search of such a game always ends. (:func:`iterate` leaves the clock to its
     caller.)"""
-    if options.depth is not None or options.time is not None or options.nodes is not None \
-            or options.weak:
+    if options.budgeted or options.weak:
         return options
     return replace(options, time=game.search_time)
 
@@ -358,7 +357,7 @@ class SearchSession(Generic[S, M]):
         options = self.options
         plan = _plan(self.game, options, None)
         if not isinstance(plan, _CompiledPlan) or self.game.search_time is not None or \
-                (options.depth, options.time, options.nodes) != (None, None, None):
+                options.budgeted:
             raise ValueError("shared searches are exact solves on the compiled tier: no "
                              "depth, time or node budget")
         self._hold("shared")

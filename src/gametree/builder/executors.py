@@ -175,9 +175,7 @@ def exact_on_compiled(game: Game[Any, Any], search_options: SearchOptions) -> bo
     share it (:func:`frontier_session`)."""
     from ..service import tier_for  # noqa: PLC0415 - the workers' import
 
-    budgeted = (search_options.depth, search_options.time, search_options.nodes) \
-        != (None, None, None)
-    return not budgeted and tier_for(game, search_options) == "compiled"
+    return not search_options.budgeted and tier_for(game, search_options) == "compiled"
 
 
 class Chunker:
