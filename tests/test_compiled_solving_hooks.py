@@ -6,6 +6,8 @@ before."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 import pytest
@@ -42,6 +44,16 @@ def random_line(game: ConnectFour, stones: int, rng: random.Random) -> list[int]
     return line if game.outcome(state) is None else None
 
 
+def random_lines(game: ConnectFour, rng: random.Random, shortest: int,
+                 longest: int) -> Iterator[list[int]]:
+    """Endlessly, the columns of random lines of ``shortest`` to ``longest - 1`` moves (each
+    length drawn at random) of games still going on after them."""
+    while True:
+        line = random_line(game, rng.randrange(shortest, longest), rng)
+        if line is not None:
+            yield line
+
+
 def play_line(game: ConnectFour, line: list[int]) -> Any:
     state = game.initial_state()
     for column in line:
@@ -62,16 +74,11 @@ def test_mirror_key_is_the_key_of_the_mirror_image(width: int, height: int) -> N
     form = connect4_kernel.compiled_form(game)
     rules = form.kernel.python_rules()
     rng = random.Random(width * 10 + height)
-    checked = 0
-    while checked < 40:
-        line = random_line(game, rng.randrange(width * height - 4), rng)
-        if line is None:
-            continue
+    for line in islice(random_lines(game, rng, 0, width * height - 4), 40):
         state = form.encode(play_line(game, line))
         image = form.encode(play_line(game, [width - 1 - column for column in line]))
         assert rules["mirror_key"](state) == rules["key"](image)
         assert rules["mirror_key"](image) == rules["key"](state)
-        checked += 1
 
 
 def upper_bounds_on_random_positions(game: ConnectFour, seed: int, count: int, shortest: int,
@@ -82,16 +89,12 @@ def upper_bounds_on_random_positions(game: ConnectFour, seed: int, count: int, s
     upper_bound = form.kernel.python_rules()["upper_bound"]
     rng = random.Random(seed)
     memo: dict[Any, int] = {}
-    checked = bounded = 0
-    while checked < count:
-        line = random_line(game, rng.randrange(shortest, longest), rng)
-        if line is None:
-            continue
+    bounded = 0
+    for line in islice(random_lines(game, rng, shortest, longest), count):
         state = play_line(game, line)
         bound = upper_bound(form.encode(state))
         bounded += bound != NO_UPPER_BOUND
         assert allowed_by(bound, node_value(game, state, memo)), line
-        checked += 1
     return bounded
 
 
@@ -150,11 +153,7 @@ def test_hooked_search_agrees_with_the_python_tier(width: int, height: int,
     # that the Python tier values at the root's value (ties may be broken otherwise).
     game = ConnectFour(width, height)
     rng = random.Random(stones)
-    compared = 0
-    while compared < 12:
-        line = random_line(game, stones + rng.randrange(3), rng)
-        if line is None:
-            continue
+    for line in islice(random_lines(game, rng, stones, stones + 3), 12):
         state = play_line(game, line)
         compiled = gametree.search(game, state, tier="compiled", exact_root=True)
         python = gametree.search(game, state, tier="python", exact_root=True)
@@ -163,7 +162,6 @@ def test_hooked_search_agrees_with_the_python_tier(width: int, height: int,
             [(entry.move, entry.value) for entry in python.moves], line
         assert compiled.best_move in [entry.move for entry in python.moves
                                       if entry.value == python.value], line
-        compared += 1
 
 
 def rules_without(*, width: int, height: int, dropped: tuple[str, ...], jit: Any) -> Any:
@@ -192,11 +190,8 @@ def encoded_positions(game: ConnectFour, seed: int, count: int, stones: tuple[in
     form = connect4_kernel.compiled_form(game)
     rng = random.Random(seed)
     states: list[Any] = [form.encode(game.initial_state())] if start else []
-    while len(states) < count:
-        line = random_line(game, rng.randrange(*stones), rng)
-        if line is not None:
-            states.append(form.encode(play_line(game, line)))
-    return states
+    lines = islice(random_lines(game, rng, *stones), count - len(states))
+    return states + [form.encode(play_line(game, line)) for line in lines]
 
 
 @pytest.mark.slow  # compiles a second 6x4 kernel
@@ -230,10 +225,7 @@ def test_forced_reply_says_what_non_losing_moves_says(width: int, height: int) -
     out = [0] * width
     seen = set()
     checked = 0
-    while checked < 300:
-        line = random_line(game, rng.randrange(width * height - 2), rng)
-        if line is None:
-            continue
+    for line in random_lines(game, rng, 0, width * height - 2):
         state = form.encode(play_line(game, line))
         if rules["outcome"](state) != ONGOING or rules["can_win_next"](state):
             continue
@@ -242,6 +234,8 @@ def test_forced_reply_says_what_non_losing_moves_says(width: int, height: int) -
         assert reply == forced_reply_of(count, out), line
         seen.add(min(count, 2))
         checked += 1
+        if checked == 300:
+            break
     assert seen == {0, 1, 2}
 
 
