@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +156,37 @@ def test_images_as_written_load() -> None:
     assert engine is not None
     assert engine.R_SIZE > 0
     assert engine.status((0, 0, 0)) == (0, -(2**62))  # first player to move, game on
+
+
+def test_an_entry_point_is_linked_on_its_first_use() -> None:
+    # A solve calls the root search alone: the other images wait until they are called.
+    folder = images()[0].parent
+    module = images()[0].name.split(".")[0]
+    engine = native.load(folder, module, lambda: None)
+    assert engine is not None
+    assert "search_root" in vars(engine)
+    assert "status" not in vars(engine) and "play" not in vars(engine)
+    assert engine.play((0, 0, 0), 1) == engine.play((0, 0, 0), 1)
+    assert "play" in vars(engine) and "status" not in vars(engine)
+    assert engine.status((0, 0, 0)) == (0, -(2**62))
+    assert engine.link("status")  # linked already: nothing more to do
+
+
+def test_an_entry_point_whose_image_does_not_link_goes_through_numba(tmp_path: Path) -> None:
+    # The root search links, the status's image lacks a symbol: found out on its first call,
+    # which then goes to numba's module (here a stand-in that says it was asked).
+    def unlinkable(header: dict[str, Any]) -> None:
+        if header["entry"] == "status":
+            header["imports"].append("gametree_no_such_symbol")
+
+    for path in images():
+        rewrite(path, tmp_path / path.name, unlinkable)
+    module = images()[0].name.split(".")[0]
+    fallback = types.SimpleNamespace(status=lambda state: ("through numba", state))
+    engine = native.load(tmp_path, module, lambda: fallback)
+    assert engine is not None
+    assert engine.status((0, 0, 0)) == ("through numba", (0, 0, 0))
+    assert "status" not in engine.native and "search_root" in engine.native
 
 
 def test_the_undefined_symbols_of_an_object_file() -> None:

@@ -177,8 +177,9 @@ def test_the_first_budgeted_search_starts_its_clock_once_the_kernel_is_loaded() 
 
 
 def test_from_the_images_the_kernel_is_loaded_with_the_engine() -> None:
-    # The images (gametree.compiled.native) are linked when the engine is made: no budgeted
-    # search has anything to load before its clock starts.
+    # The root search's image (gametree.compiled.native) is linked when the engine is made,
+    # another on its first use: no budgeted search has anything to load once its clock
+    # has started.
     seen = first_searches("images")
     assert seen["loaded_before"]
     assert seen["ready"] is None and seen["ready_after_second"] is None

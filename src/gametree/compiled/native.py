@@ -383,33 +383,57 @@ def _entry_point(callers: list[Any], fallback: Callable[..., Any]) -> Any:
 class NativeEngine:
     """Stands for a kernel's generated engine module: its entry points run from images where
     there are images for the call's argument types, through numba otherwise (the module
-    ``fallback()`` gives, loaded on first need); its constants come from the images."""
+    ``fallback()`` gives, loaded on first need); its constants come from the images.
 
-    def __init__(self, headers: list[tuple[dict[str, Any], int]], constants: dict[str, int],
+    An entry point's images are linked on its first use (:meth:`link`): a command that solves
+    one position calls one entry point of the eleven, and each link costs a few milliseconds
+    of a start-up that a small board's whole solve is measured with."""
+
+    def __init__(self, images: dict[str, list[tuple[dict[str, Any], bytes]]],
                  fallback: Callable[[], Any]) -> None:
         self._fallback = fallback
+        self._unlinked = dict(images)
+        """The images of the entry points not linked yet, by entry point."""
         self.calls = [0]
         """Calls made to the images so far (a list: the callers count in it)."""
-        by_entry: dict[str, list[tuple[dict[str, Any], int]]] = {}
-        for header, address in headers:
-            by_entry.setdefault(header["entry"], []).append((header, address))
-        self.native = tuple(by_entry)
-        """The entry points that run from images (until :meth:`promote`)."""
-        for name, images in by_entry.items():
-            through_numba = self._numba_entry(name)
-            callers = [_caller(header, address, through_numba, self.calls, self.promote)
-                       for header, address in images]
-            self.__dict__[name] = _entry_point(callers, through_numba)
-        self.__dict__.update(constants)
+        self.native = tuple(images)
+        """The entry points that run from images, once linked (until :meth:`promote`)."""
+
+    def link(self, name: str) -> bool:
+        """Link the images of entry point ``name`` now, if not yet; True if it runs from an
+        image (else it goes through numba)."""
+        with _lock:
+            images = self._unlinked.pop(name, None)
+            if images is not None:
+                through_numba = self._numba_entry(name)
+                callers = []
+                for header, code in images:
+                    try:
+                        address = _link(header, code)
+                    except (RuntimeError, OSError, TypeError, AttributeError):
+                        # LLVM refused the object, or this system has no process-wide symbol
+                        # lookup through ctypes (Windows): through numba, then
+                        address = 0
+                    if address:
+                        callers.append(_caller(header, address, through_numba, self.calls,
+                                               self.promote))
+                        self.__dict__.update(header["constants"])
+                if callers:
+                    self.__dict__[name] = _entry_point(callers, through_numba)
+                else:
+                    self.native = tuple(entry for entry in self.native if entry != name)
+        return name in self.native and name in self.__dict__
 
     def promote(self) -> None:
         """Run every entry point through numba's dispatchers from now on (importing numba and
         loading the kernel's cached machine code, the same code): a process that calls the
         engine this often pays numba's import once and then its faster calls."""
         module = self._fallback()
-        for name in self.native:
-            self.__dict__[name] = getattr(module, name)
-        self.native = ()
+        with _lock:
+            self._unlinked.clear()
+            for name in self.native:
+                self.__dict__[name] = getattr(module, name)
+            self.native = ()
 
     def _numba_entry(self, name: str) -> Callable[..., Any]:
         def through_numba(*arguments: Any) -> Any:
@@ -418,8 +442,10 @@ class NativeEngine:
         return through_numba
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name == "_fallback":
+        if name.startswith("__") or name in ("_fallback", "_unlinked"):
             raise AttributeError(name)
+        if name in self._unlinked and self.link(name):
+            return self.__dict__[name]
         return getattr(self._fallback(), name)
 
 
@@ -440,25 +466,16 @@ def load(folder: Path, module: str, fallback: Callable[[], Any]) -> NativeEngine
     if not any(header["entry"] == "search_root" for header, _code in headers):
         return None
     machine = _machine()
-    linked: list[tuple[dict[str, Any], int]] = []
-    constants: dict[str, int] = {}
-    with _lock:
-        for header, code in headers:
-            if header["machine"] != machine:
-                continue
-            try:
-                address = _link(header, code)
-            except (RuntimeError, OSError, TypeError, AttributeError):
-                # LLVM refused the object, or this system has no process-wide symbol
-                # lookup through ctypes (Windows): through numba, then
-                address = 0
-            if address:
-                linked.append((header, address))
-                constants.update(header["constants"])
-    if not any(header["entry"] == "search_root" for header, _ in linked) or \
-            set(constants) != set(CONSTANTS):
+    usable: dict[str, list[tuple[dict[str, Any], bytes]]] = {}
+    for header, code in headers:
+        if header["machine"] == machine:
+            usable.setdefault(header["entry"], []).append((header, code))
+    engine = NativeEngine(usable, fallback)
+    # The root search is linked at once: without it no image is worth using, and its images
+    # carry the module's constants.
+    if not engine.link("search_root") or not set(CONSTANTS) <= set(engine.__dict__):
         return None
-    return NativeEngine(linked, constants, fallback)
+    return engine
 
 
 def _read(path: Path) -> tuple[dict[str, Any], bytes] | None:
@@ -481,11 +498,17 @@ _HEADER_KEYS = frozenset({"symbol", "arguments", "flat", "returns", "nogil", "im
                           "machine", "constants"})
 
 
+@functools.cache
+def _process() -> ctypes.CDLL:
+    """This process's symbols (CPython's C functions, the C library), opened once."""
+    return ctypes.CDLL(None)
+
+
 def _link(header: dict[str, Any], code: bytes) -> int:
     """Load ``code`` into an LLVM engine of its own and return the address of its entry point
     (0 if a symbol it needs is not in this process)."""
     llvm = _llvm()
-    process = ctypes.CDLL(None)
+    process = _process()
     for name in header["imports"]:
         if llvm.address_of_symbol(name) is not None:
             continue
