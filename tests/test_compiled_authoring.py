@@ -336,6 +336,41 @@ def test_a_right_kernel_compiles_after_one_notice(notices: list[str], tmp_path: 
         assert engine.score((heap, 0))[0] == node_value(KernelGame(kernel), (heap, 0), {})
 
 
+def inlined_bones_rules(*, jit: Callable[..., Any] = plain) -> dict[str, Any]:
+    """The Game of Bones with a helper and a rule given numba's options first, as a factory
+    marks the functions the search calls for every move (connect4_kernel does)."""
+    inlined: Callable[..., Any] = jit(inline="always")
+
+    @inlined
+    def fits(take: int, heap: int) -> bool:
+        return take <= heap
+
+    @inlined
+    def inlined_moves(state: Any, out: Any) -> Any:
+        count = 0
+        for take in (1, 2, 3):
+            if fits(take, state[0]):
+                out[count] = take
+                count += 1
+        return count
+
+    return {"to_move": jit(to_move), "moves": inlined_moves, "play": jit(play),
+            "outcome": jit(outcome)}
+
+
+def test_a_factory_may_give_numbas_options_first() -> None:
+    # plain ignores them; the engine's jit hands them to numba, whose search is then right.
+    kernel = Kernel.from_factory("inlined bones", inlined_bones_rules, initial_state=(10, 0),
+                                 max_moves=3, max_plies=64, winner_moves_last=True)
+    assert plain(inline="always") is plain
+    python_moves = kernel.python_rules()["moves"]
+    assert not hasattr(python_moves, "targetoptions")
+    engine = CompiledEngine(kernel, table_bits=8)
+    assert engine._module.k_moves.targetoptions["inline"] == "always"
+    for heap in range(9):
+        assert engine.score((heap, 0))[0] == node_value(KernelGame(kernel), (heap, 0), {})
+
+
 def test_the_command_line_says_it_in_one_line(capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     game = KernelGame(bones("cli", play=play_with_plain_helper))

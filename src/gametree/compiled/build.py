@@ -248,7 +248,8 @@ class Isolator:
     factory fills afterwards with the other compiled copies. Given a function already compiled
     elsewhere, it compiles a copy likewise, with the compiled functions it captures replaced
     by copies of their own. Each function is copied once, however often it is met. Unless
-    ``counted``, the copies are compiled without numba's reference counting.
+    ``counted``, the copies are compiled without numba's reference counting. Options may come
+    first, as ``numba.njit`` takes them (``@jit(inline="always")``).
     """
 
     def __init__(self, module_name: str, *, counted: bool = True) -> None:
@@ -257,7 +258,14 @@ class Isolator:
         # Keyed by id, so the originals are kept too: a freed one's id could be reused.
         self._copies: dict[int, tuple[Any, Any]] = {}
 
-    def __call__(self, function: Any) -> Any:
+    def __call__(self, function: Any = None, /, **given: Any) -> Any:
+        if function is None:  # options first, as numba.njit takes them: @jit(inline="always")
+            return lambda decorated: self._copy(decorated, given)
+        return self._copy(function, given)
+
+    def _copy(self, function: Any, given: dict[str, Any]) -> Any:
+        """The kernel's copy of ``function``, compiled with its own numba options (if it was
+        compiled elsewhere) and then those ``given``."""
         original = getattr(function, "py_func", function)
         if getattr(original, "__module__", None) == self.module_name:
             return function  # one of this kernel's copies already
@@ -276,7 +284,8 @@ class Isolator:
         # nopython: njit implies it (and warns when told again). cache: a copy is compiled into
         # the engine's functions, which are cached; cached alone, it would be written beside
         # the original's file, outside gametree's cache.
-        options = {name: value for name, value in getattr(function, "targetoptions", {}).items()
+        options = {**getattr(function, "targetoptions", {}), **given}
+        options = {name: value for name, value in options.items()
                    if name not in ("nopython", "cache")}
         if not self.counted:
             options["_nrt"] = False

@@ -50,7 +50,10 @@ A kernel is usually written as a *rules factory*: a function that takes the game
 and a ``jit`` decorator and returns its rules. Called with ``jit=plain`` it gives ordinary Python
 functions (what :class:`KernelGame` uses, with no compiler involved); the engine calls it with
 ``numba.njit``. Parameters become constants of the compiled code, as a C programmer's
-``#define`` would. Functions already compiled with ``numba.njit`` are accepted as well.
+``#define`` would. Functions already compiled with ``numba.njit`` are accepted as well. A
+function the search calls for every move it looks at may be marked ``@jit(inline="always")``
+(numba's option, which ``plain`` ignores): numba then writes its body into the search instead
+of a call, which LLVM leaves as a call once a function is larger than a few dozen instructions.
 """
 
 from __future__ import annotations
@@ -96,8 +99,13 @@ Rules = Mapping[str, Callable[..., Any]]
 """A kernel's functions by name."""
 
 
-def plain(function: Callable[..., Any]) -> Callable[..., Any]:
-    """The ``jit`` of a rules factory that compiles nothing: the Python function itself."""
+def plain(function: Callable[..., Any] | None = None, /, **options: Any) -> Any:
+    """The ``jit`` of a rules factory that compiles nothing: the Python function itself.
+
+    Like ``numba.njit`` it may be given options first (``@jit(inline="always")``); they only
+    matter to a compiler, so here they change nothing."""
+    if function is None:
+        return plain
     return function
 
 
