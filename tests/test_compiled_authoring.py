@@ -130,16 +130,20 @@ def bones(name: str, **changed: Callable[..., Any]) -> Kernel:
                                  winner_moves_last=True)
 
 
-def bones_rules(*, jit: Callable[..., Any] = plain, forget: bool = False) -> dict[str, Any]:
-    """A rules factory; with ``forget`` its helper is not decorated with ``jit``."""
+def bones_rules(*, jit: Callable[..., Any] = plain, forget: bool = False,
+                inline: bool = False) -> dict[str, Any]:
+    """A rules factory; with ``forget`` its helper is not decorated with ``jit``; with
+    ``inline`` its helper and moves are given numba's options first, as a factory marks the
+    functions the search calls for every move (connect4_kernel does)."""
+    marked: Callable[..., Any] = jit(inline="always") if inline else jit
 
     def fits(take: int, heap: int) -> bool:
         return take <= heap
 
     if not forget:
-        fits = jit(fits)
+        fits = marked(fits)
 
-    @jit
+    @marked
     def factory_moves(state: Any, out: Any) -> Any:
         count = 0
         for take in (1, 2, 3):
@@ -336,32 +340,11 @@ def test_a_right_kernel_compiles_after_one_notice(notices: list[str], tmp_path: 
         assert engine.score((heap, 0))[0] == node_value(KernelGame(kernel), (heap, 0), {})
 
 
-def inlined_bones_rules(*, jit: Callable[..., Any] = plain) -> dict[str, Any]:
-    """The Game of Bones with a helper and a rule given numba's options first, as a factory
-    marks the functions the search calls for every move (connect4_kernel does)."""
-    inlined: Callable[..., Any] = jit(inline="always")
-
-    @inlined
-    def fits(take: int, heap: int) -> bool:
-        return take <= heap
-
-    @inlined
-    def inlined_moves(state: Any, out: Any) -> Any:
-        count = 0
-        for take in (1, 2, 3):
-            if fits(take, state[0]):
-                out[count] = take
-                count += 1
-        return count
-
-    return {"to_move": jit(to_move), "moves": inlined_moves, "play": jit(play),
-            "outcome": jit(outcome)}
-
-
 def test_a_factory_may_give_numbas_options_first() -> None:
     # plain ignores them; the engine's jit hands them to numba, whose search is then right.
-    kernel = Kernel.from_factory("inlined bones", inlined_bones_rules, initial_state=(10, 0),
-                                 max_moves=3, max_plies=64, winner_moves_last=True)
+    kernel = Kernel.from_factory("inlined bones", bones_rules, initial_state=(10, 0),
+                                 max_moves=3, max_plies=64, parameters={"inline": True},
+                                 winner_moves_last=True)
     assert plain(inline="always") is plain
     python_moves = kernel.python_rules()["moves"]
     assert not hasattr(python_moves, "targetoptions")
