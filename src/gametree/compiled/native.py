@@ -442,9 +442,10 @@ class NativeEngine:
         return through_numba
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("_fallback", "_unlinked"):
+        if name.startswith("__") or name in ("_fallback", "_unlinked", "native"):
             raise AttributeError(name)
-        if name in self._unlinked and self.link(name):
+        # An entry point with images links here (or waits while another thread links it).
+        if name in self.native and self.link(name):
             return self.__dict__[name]
         return getattr(self._fallback(), name)
 
