@@ -261,7 +261,18 @@ class Database:
         """WAL mode (readers never block the writer), and a wait instead of a failure when
         another builder holds the write lock."""
         self._db.execute("PRAGMA busy_timeout = 60000")
-        self._db.execute("PRAGMA journal_mode = WAL")
+        # Turning WAL on takes the file's exclusive lock without waiting for it (SQLite calls no
+        # busy handler there): a second builder creating the same file at the same moment
+        # found it locked and failed. It waits here instead, as long as the busy timeout.
+        deadline = time.monotonic() + 60.0
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
         self._db.execute("PRAGMA synchronous = NORMAL")
 
     def _check_file(self) -> None:
