@@ -389,6 +389,13 @@ def terminal(utility: int, mover: int, ply: int, by_distance: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def in_table(state: Any) -> bool:
+    """Does ``state`` use the table? Not near the end of the game (the kernel's
+    ``table_min_plies_left``): there a probe costs more than the positions it saves."""
+    return TABLE_MIN_LEFT == 0 or k_plies_left(state) >= TABLE_MIN_LEFT
+
+
+@njit(cache=True, inline="always")
 def leaf(ply: int, ws: Any) -> None:
     """Count a leaf at ``ply`` (and the deepest ply reached)."""
     ws[C_LEAVES] += 1
@@ -661,10 +668,9 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     key = 0
     flip = 0
     slot = 0
-    # Near the end of the game (the kernel's table_min_plies_left), no table: a probe would
-    # cost more than the positions it saves. Each test reads "HAS_KEY and tabled", so that
-    # numba drops the table's code from the engine of a kernel without a key.
-    tabled = TABLE_MIN_LEFT == 0 or k_plies_left(state) >= TABLE_MIN_LEFT
+    # Each test reads "HAS_KEY and tabled", so that numba drops the table's code from the
+    # engine of a kernel without a key.
+    tabled = in_table(state)
     if HAS_KEY and tabled:
         key, flip = table_key(state)
         slot = slot_of(key, ws)
@@ -786,8 +792,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                     child_key, _ = table_key(end)
                     child_slot = slot_of(child_key, ws)
                     prefetch(ws, child_slot)
-                elif HAS_KEY and tabled and (TABLE_MIN_LEFT == 0 or
-                                             k_plies_left(end) >= TABLE_MIN_LEFT):
+                elif HAS_KEY and tabled and in_table(end):
                     # The slot the child's search will read first: asked for now, it arrives
                     # during this look and the ordering. (Asked for only when the child's
                     # search began, it kept that search waiting on main memory: a sixth of a

@@ -86,6 +86,9 @@ META_KEYS = ("schema_version", "game", "options", "fingerprint", "root", "covera
              "timings")
 """The metadata every database has (``plies`` and ``timings`` may be empty)."""
 
+_BUSY_SECONDS = 60.0
+"""How long a connection waits for another builder's lock before it fails."""
+
 
 class DatabaseError(ValueError):
     """A file that is not a usable solution database (missing, not SQLite, damaged, another
@@ -197,7 +200,7 @@ class Database:
         mode = "rw" if write else "ro"
         try:
             connection = sqlite3.connect(f"{file.resolve().as_uri()}?mode={mode}", uri=True,
-                                         timeout=60.0, isolation_level=None,
+                                         timeout=_BUSY_SECONDS, isolation_level=None,
                                          check_same_thread=False)  # callers serialise
         except sqlite3.Error as error:
             raise DatabaseError(f"{file}: cannot open: {error}") from None
@@ -231,7 +234,7 @@ class Database:
                 raise
             return database
         try:
-            connection = sqlite3.connect(str(file), timeout=60.0, isolation_level=None)
+            connection = sqlite3.connect(str(file), timeout=_BUSY_SECONDS, isolation_level=None)
         except sqlite3.Error as error:
             raise DatabaseError(f"{file}: cannot create: {error}") from None
         database = cls(connection, file)
@@ -260,11 +263,11 @@ class Database:
     def _writable(self) -> None:
         """WAL mode (readers never block the writer), and a wait instead of a failure when
         another builder holds the write lock."""
-        self._db.execute("PRAGMA busy_timeout = 60000")
+        self._db.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
         # Turning WAL on takes the file's exclusive lock without waiting for it (SQLite calls no
         # busy handler there): a second builder creating the same file at the same moment
         # found it locked and failed. It waits here instead, as long as the busy timeout.
-        deadline = time.monotonic() + 60.0
+        deadline = time.monotonic() + _BUSY_SECONDS
         while True:
             try:
                 self._db.execute("PRAGMA journal_mode = WAL")
@@ -529,7 +532,7 @@ def _blank(file: Path) -> bool:
         if file.stat().st_size == 0:
             return True
         with contextlib.closing(sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro",
-                                                uri=True, timeout=60.0)) as connection:
+                                                uri=True, timeout=_BUSY_SECONDS)) as connection:
             (application,) = connection.execute("PRAGMA application_id").fetchone()
             (objects,) = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except (OSError, sqlite3.Error):
