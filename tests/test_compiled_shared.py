@@ -114,3 +114,16 @@ def test_stop_ends_a_shared_solve_and_leaves_the_engine_ready() -> None:
         late = random_positions(game, random.Random(1), 3, most=30, least=26)[1:]  # quick
         for state, result in zip(late, solved_at_once(session, late), strict=True):
             assert result.value == gametree.search(game, state, book=False).value
+
+
+def test_shared_solves_right_after_a_solve_on_the_engines_two_threads() -> None:
+    # A solve on two threads stops its helper thread at the end; the helper's workspace is
+    # one of shared()'s: its first shared solve must not find it stopped (it did, before:
+    # SearchStoppedError in a book build whose engine had solved on two threads first).
+    game = ConnectFour(4, 4)
+    states = random_positions(game, random.Random(5), count=6, most=6)
+    with SearchSession(game, SearchOptions(threads=2, book=False)) as session:
+        assert session.search(game.initial_state()).outcome is not None  # both threads
+        found = solved_at_once(session, states)
+    for state, shared in zip(states, found, strict=True):
+        assert shared.value == gametree.search(game, state, book=False).value

@@ -359,6 +359,7 @@ class CompiledEngine:
         self._load_threads()
         ws = self._ws
         views = (ws, *self._helpers)
+        _unstopped(views)  # a threaded solve leaves its helpers' workspaces stopped
         check = int(ws[_C_INTERRUPT_CHECK])
         ws[_C_INTERRUPT_CHECK] = 0  # no thread without the interpreter lock may ask CPython
         sharers = []
@@ -377,10 +378,7 @@ class CompiledEngine:
         try:
             yield sharers
         finally:
-            for view in views:  # whatever was stopped: ready for the next search
-                view[_C_NODE_LIMIT] = _NO_LIMIT
-                view[_C_ABORTED] = 0
-                view[_C_INTERRUPTED] = 0
+            _unstopped(views)  # whatever was stopped: ready for the next search
             ws[_C_INTERRUPT_CHECK] = check
 
     def stop(self) -> None:
@@ -1069,6 +1067,15 @@ class _CompiledRun:
     """True once a multi-threaded search answered (its counters are summed over threads)."""
     progress: ProgressListener | None = None
     """Who hears how a solve to the end goes (:meth:`CompiledEngine.run_search`)."""
+
+
+def _unstopped(views: Sequence[Any]) -> None:
+    """Make workspaces that a stop (a node limit of 0, Ctrl-C) may have left stopped ready to
+    search again: no node limit, nothing aborted or interrupted."""
+    for view in views:
+        view[_C_NODE_LIMIT] = _NO_LIMIT
+        view[_C_ABORTED] = 0
+        view[_C_INTERRUPTED] = 0
 
 
 class SearchStoppedError(RuntimeError):
