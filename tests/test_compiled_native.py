@@ -61,7 +61,7 @@ for _ in range(int(sys.argv[1])):
 made = {first.kernel.name: first}
 answer = searches(lambda kernel: made.get(kernel.name) or CompiledEngine(kernel, table_bits=16))
 print(json.dumps({"engine": type(first._module).__name__, "numba": "numba" in sys.modules,
-                  **answer}))
+                  "numpy": "numpy" in sys.modules, **answer}))
 """
 
 
@@ -102,18 +102,19 @@ def images() -> list[Path]:
     return sorted(folder.glob(f"{name}.*{native.SUFFIX}"))
 
 
-def test_a_new_process_searches_from_the_images_without_numba() -> None:
+def test_a_new_process_searches_from_the_images_without_numba_or_numpy() -> None:
     expected = through_numba()
     found = probe()
     assert found.pop("engine") == "NativeEngine"
-    assert found.pop("numba") is False
+    assert (found.pop("numba"), found.pop("numpy")) == (False, False)
     assert found == expected
 
 
 def test_an_engine_called_often_turns_to_numba_with_the_same_answers() -> None:
     expected = through_numba()
     found = probe(calls=native.PROMOTE_AFTER)
-    assert found.pop("numba") is True  # promoted: numba's dispatchers from then on
+    # Promoted: numba's dispatchers from then on, given numpy's views of the same arrays.
+    assert (found.pop("numba"), found.pop("numpy")) == (True, True)
     found.pop("engine")
     assert found == expected
 
@@ -224,12 +225,12 @@ from gametree.games.connect4_kernel import kernel
 from gametree.compiled.engine import CompiledEngine
 engine = CompiledEngine(kernel(5, 4), table_bits=16, threads=2)
 result = engine.search((0, 0, 0))
-print(json.dumps({"numba": "numba" in sys.modules, "value": result.value,
-                  "best": result.best_move}))
+print(json.dumps({"numba": "numba" in sys.modules, "numpy": "numpy" in sys.modules,
+                  "value": result.value, "best": result.best_move}))
 """
 
 
-def test_a_threaded_solve_runs_from_the_images_without_numba() -> None:
+def test_a_threaded_solve_runs_from_the_images_without_numba_or_numpy() -> None:
     one = CompiledEngine(kernel(5, 4), table_bits=16, threads=2)
     one._load_threads()  # compiled (and saved, with images) if the cache lacks them
     alone = engine_for(kernel(5, 4), table_bits=16)
@@ -238,8 +239,8 @@ def test_a_threaded_solve_runs_from_the_images_without_numba() -> None:
     done = subprocess.run([sys.executable, "-c", THREADED], capture_output=True, text=True,
                           timeout=300, env=dict(os.environ), check=False)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"numba": False, "value": expected.value,
-                                       "best": expected.best_move}
+    assert json.loads(done.stdout) == {"numba": False, "numpy": False,
+                                       "value": expected.value, "best": expected.best_move}
 
 
 def test_an_object_file_that_is_not_elf_gets_no_image(tmp_path: Path) -> None:

@@ -62,8 +62,10 @@ def engine_bytes(engine: CompiledEngine) -> int:
     workspace, and its small buffers (arrays that are views count once, by their owner)."""
     owners: dict[int, int] = {}
     for array in (engine._ws, engine._buffer, engine._out, *engine._helper_out):
-        owner = array if array.base is None else array.base
-        owners[id(owner)] = owner.nbytes
+        held = array
+        while not hasattr(held, "memory"):  # numpy's view of the engine's Words array
+            held = held.base
+        owners[id(held.memory)] = len(held.memory)
     return sum(owners.values())
 
 

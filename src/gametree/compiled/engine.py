@@ -30,7 +30,7 @@ import copy
 import os
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -57,7 +57,7 @@ from ..result import (
     depth_limited,
 )
 from ..values import WIN, Outcome, Value, break_tie, classify
-from . import build, interrupt
+from . import build, interrupt, native, words
 from .form import CompiledForm
 from .kernel import ONGOING, Kernel, is_state
 
@@ -157,12 +157,13 @@ class BatchResult:
     """Wall-clock time of the whole compiled loop, clearing included."""
 
 
-def _line_aligned(padded: Any, size: int, word: int) -> Any:
-    """The ``size`` words of ``padded`` (an int64 array of ``size + 8`` words) whose ``word``-th
-    starts a 64-byte cache line. numpy aligns a large array's data only to 16 bytes (often a
-    page start and malloc's 16-byte header), so the placement is made here."""
-    skew = (-(padded.ctypes.data + 8 * word) % (8 * _LINE_WORDS)) // 8
-    return padded[skew:skew + size]
+def _line_aligned(padded: words.Words, size: int, word: int) -> words.Words:
+    """The ``size`` words of ``padded`` (an array of ``size + 8`` words) whose ``word``-th
+    starts a 64-byte cache line (whatever the alignment of the memory, which need not be a
+    page's: the placement is made here)."""
+    skew = (-(padded.address + 8 * word) % (8 * _LINE_WORDS)) // 8
+    aligned: words.Words = padded[skew:skew + size]
+    return aligned
 
 
 class CompiledEngine:
@@ -189,8 +190,6 @@ class CompiledEngine:
 
     def __init__(self, kernel: Kernel, *, table_bits: int = DEFAULT_TABLE_BITS,
                  prefault: bool = False, threads: int = 1) -> None:
-        import numpy as np  # noqa: PLC0415 - numpy comes with numba, only when compiling
-
         if not 8 <= table_bits <= 30:
             raise ValueError(f"table_bits must be within 8..30, got {table_bits}")
         if isinstance(threads, bool) or not isinstance(threads, int) or \
@@ -198,18 +197,23 @@ class CompiledEngine:
             raise ValueError(f"threads must be a whole number within 0..{MAX_THREADS} "
                              f"(0: every core), got {threads!r}")
         self.kernel = kernel
-        self._np = np
         self._module, needs_compiling = build.engine_module(kernel)
+        self._arrays: Callable[[words.Words], Any] = _as_given
+        """Turns the engine's arrays into what its module's code takes: as they are for
+        images; numpy's view of the same memory for numba (imported with it)."""
+        if not isinstance(self._module, native.NativeEngine):
+            import numpy  # noqa: PLC0415 - loaded with numba already
+
+            self._arrays = numpy.asarray
         self.threads = resolve_threads(threads)
         """Threads that search a position to the end of the game."""
         self._helpers: list[Any] = []
         """The helper threads' workspaces (views sharing the table with :attr:`_ws`)."""
         self._ws = self._workspace(kernel, table_bits, prefault)
-        self._buffer = np.zeros(kernel.max_moves, dtype=np.int64)
+        self._buffer = self._zeros(kernel.max_moves)
         self._state_size = kernel.state_size
-        self._out = np.zeros(self._module.R_SIZE, dtype=np.int64)
-        self._helper_out = [np.zeros(self._module.R_SIZE, dtype=np.int64)
-                            for _ in self._helpers]
+        self._out = self._zeros(self._module.R_SIZE)
+        self._helper_out = [self._zeros(self._module.R_SIZE) for _ in self._helpers]
         """The helpers' answers (unused: the main search's is the answer)."""
         self._empty = True
         """True while the table holds nothing (so that emptying it can be skipped)."""
@@ -232,13 +236,17 @@ class CompiledEngine:
             with build.compiling(self._module):
                 self._warm_up()
 
+    def _zeros(self, shape: int | tuple[int, int]) -> Any:
+        """A new int64 array of zeros (``shape`` items, or ``(rows, columns)``), in the form
+        the module's code takes."""
+        return self._arrays(words.zeros(shape))
+
     def _workspace(self, kernel: Kernel, table_bits: int, prefault: bool) -> Any:
         """The main search's workspace, and with several threads the helpers' (in
         :attr:`_helpers`). One array holds them all: the helpers' private regions first, then
         the main workspace, whose table ends the array; each helper's workspace is the view
         from its region to the end, with its table offset pointing at the main table, so that
         every thread's compiled code indexes the one table in its own workspace."""
-        np = self._np
         rows = kernel.max_plies + 4
         moves_size = rows * 2 * kernel.max_moves
         dirty_capacity = 1 << max(table_bits - 3, 8)
@@ -251,8 +259,8 @@ class CompiledEngine:
         size = base + table_offset + (2 << table_bits)
         # The table starts on a cache line, so that each pair of entries (32 bytes: a key's
         # slot and the other one it may be in) lies in one line: one trip to main memory.
-        memory = _line_aligned(np.zeros(size + _LINE_WORDS, dtype=np.int64), size,
-                               base + table_offset)
+        memory = self._arrays(_line_aligned(words.zeros(size + _LINE_WORDS), size,
+                                            base + table_offset))
         ws = memory[base:]  # the whole array when there is one thread
         if prefault:
             ws.fill(0)  # zeros already; writing them maps every page now, not mid-search
@@ -276,7 +284,6 @@ class CompiledEngine:
 
     def _warm_up(self) -> None:
         """Compile (or load) every entry point now, with the argument types used later."""
-        np = self._np
         state = self.kernel.initial_state
         module = self._module
         ws = self._ws
@@ -289,9 +296,8 @@ class CompiledEngine:
         module.line(state, int(self._buffer[0]), 0, 1, ws, self._out)
         if self._helpers:
             self._load_threads()
-        empty = np.zeros(1, dtype=np.int64)
-        module.solve_many(self._state_rows([state]), False, empty, empty.copy(),
-                          empty.copy(), ws)
+        module.solve_many(self._state_rows([state]), False, self._zeros(1), self._zeros(1),
+                          self._zeros(1), ws)
         ws[_C_NODE_LIMIT] = _NO_LIMIT
         self._empty = False
         self.new_search()
@@ -370,8 +376,8 @@ class CompiledEngine:
             sharer._ws = view
             sharer._helpers, sharer._helper_out = [], []
             sharer.threads = 1
-            sharer._out = self._np.zeros_like(self._out)
-            sharer._buffer = self._np.zeros_like(self._buffer)
+            sharer._out = self._zeros(len(self._out))
+            sharer._buffer = self._zeros(len(self._buffer))
             sharer._sharing = True
             sharers.append(sharer)
         self._empty = False
@@ -388,7 +394,7 @@ class CompiledEngine:
 
     def _state_rows(self, states: Sequence[Any]) -> Any:
         size = self.kernel.state_size
-        rows = self._np.zeros((len(states), max(size, 1)), dtype=self._np.int64)
+        rows = self._zeros((len(states), max(size, 1)))
         for i, state in enumerate(states):
             rows[i] = self.checked(state) if size else (self.checked(state),)
         return rows
@@ -506,11 +512,8 @@ class CompiledEngine:
         Per-solve times come from the processor's cycle counter, converted to seconds by the
         rate measured over the whole loop.
         """
-        np = self._np
         rows = self._state_rows(states)
-        values = np.zeros(len(states), dtype=np.int64)
-        nodes = np.zeros(len(states), dtype=np.int64)
-        ticks = np.zeros(len(states), dtype=np.int64)
+        values, nodes, ticks = (self._zeros(len(states)) for _ in range(3))
         self.new_search()
         self._use_table(True)
         started_ticks = _read_cycles(self._module)
@@ -521,8 +524,8 @@ class CompiledEngine:
             self._interrupted()
             return self.solve_many(states, weak=weak)
         ticks_per_second = (_read_cycles(self._module) - started_ticks) / total if total else 1.0
-        return BatchResult([int(v) for v in values], [int(n) for n in nodes],
-                           [int(t) / ticks_per_second for t in ticks], total)
+        return BatchResult([int(v) for v in values.tolist()], [int(n) for n in nodes.tolist()],
+                           [int(t) / ticks_per_second for t in ticks.tolist()], total)
 
     # -- full searches -----------------------------------------------------------------------
 
@@ -1008,7 +1011,9 @@ _clock = time.perf_counter
 _INT_ONLY = {int}
 
 def _in_cache(dispatcher: Any) -> bool:
-    """True if numba's cache holds machine code of ``dispatcher`` (its index file is there)."""
+    """True if numba's cache holds machine code of ``dispatcher`` (its index file is there;
+    an image engine's entry point through numba stands for its dispatcher)."""
+    dispatcher = getattr(dispatcher, "dispatcher", dispatcher)
     cache = getattr(dispatcher, "_cache", None)
     cache_file = getattr(cache, "_cache_file", None)
     index = getattr(cache_file, "_index_path", None)
@@ -1067,6 +1072,10 @@ class _CompiledRun:
     """True once a multi-threaded search answered (its counters are summed over threads)."""
     progress: ProgressListener | None = None
     """Who hears how a solve to the end goes (:meth:`CompiledEngine.run_search`)."""
+
+
+def _as_given(array: words.Words) -> words.Words:
+    return array
 
 
 def _unstopped(views: Sequence[Any]) -> None:

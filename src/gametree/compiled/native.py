@@ -44,6 +44,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from .words import Words
+
 ENTRY_POINTS = frozenset({
     "search_root", "line", "solve", "solve_many", "search_root_parallel", "helper", "clock",
     "legal_moves", "play", "status", "clear_share",
@@ -332,16 +334,23 @@ buffers on every call): a weak reference to the array, its shape, its fields."""
 
 
 def _array_fields(array: Any, ndim: int) -> tuple[Any, ...]:
-    """An int64 C-ordered numpy array of ``ndim`` dimensions as numba passes it (meminfo,
-    parent, size, item size, data, shape, strides); ``TypeError`` for another."""
+    """An int64 C-ordered array of ``ndim`` dimensions (:class:`~gametree.compiled.words.
+    Words`, or numpy's) as numba passes it (meminfo, parent, size, item size, data, shape,
+    strides); ``TypeError`` for another."""
     known = _arrays.get(id(array))
     if known is not None and known[0]() is array and known[1] == array.shape:
         return known[2]
-    interface = array.__array_interface__
-    if interface["typestr"] != "<i8" or not array.flags.c_contiguous or array.ndim != ndim \
-            or array.flags.writeable is False:
-        raise TypeError("not a writable C-ordered int64 array of that shape")
-    fields = (None, None, array.size, 8, interface["data"][0], *array.shape, *array.strides)
+    if isinstance(array, Words):
+        if array.ndim != ndim:
+            raise TypeError("not an array of that shape")
+        fields = (None, None, array.size, 8, array.address, *array.shape, *array.strides)
+    else:
+        interface = array.__array_interface__
+        if interface["typestr"] != "<i8" or not array.flags.c_contiguous or \
+                array.ndim != ndim or array.flags.writeable is False:
+            raise TypeError("not a writable C-ordered int64 array of that shape")
+        fields = (None, None, array.size, 8, interface["data"][0], *array.shape,
+                  *array.strides)
     if len(_arrays) >= 256:
         _arrays.clear()
     _arrays[id(array)] = (weakref.ref(array), array.shape, fields)
@@ -428,18 +437,15 @@ class NativeEngine:
         """Run every entry point through numba's dispatchers from now on (importing numba and
         loading the kernel's cached machine code, the same code): a process that calls the
         engine this often pays numba's import once and then its faster calls."""
-        module = self._fallback()
+        self._fallback()
         with _lock:
             self._unlinked.clear()
             for name in self.native:
-                self.__dict__[name] = getattr(module, name)
+                self.__dict__[name] = self._numba_entry(name)
             self.native = ()
 
-    def _numba_entry(self, name: str) -> Callable[..., Any]:
-        def through_numba(*arguments: Any) -> Any:
-            return getattr(self._fallback(), name)(*arguments)
-
-        return through_numba
+    def _numba_entry(self, name: str) -> _ThroughNumba:
+        return _ThroughNumba(self._fallback, name)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name in ("_fallback", "_unlinked", "native"):
@@ -447,7 +453,44 @@ class NativeEngine:
         # An entry point with images links here (or waits while another thread links it).
         if name in self.native and self.link(name):
             return self.__dict__[name]
+        if name in ENTRY_POINTS:  # no image here: numba's
+            entry = self.__dict__[name] = self._numba_entry(name)
+            return entry
         return getattr(self._fallback(), name)
+
+
+class _ThroughNumba:
+    """An entry point through numba's dispatcher (loaded on the first call), given the engine's
+    arrays as numpy's views of the same memory: numba takes numpy's arrays only."""
+
+    def __init__(self, module: Callable[[], Any], name: str) -> None:
+        self._module = module
+        self._name = name
+        self._dispatcher: Any = None
+
+    @property
+    def dispatcher(self) -> Any:
+        """numba's dispatcher of the entry point (importing numba and the module)."""
+        if self._dispatcher is None:
+            self._dispatcher = getattr(self._module(), self._name)
+        return self._dispatcher
+
+    @property
+    def signatures(self) -> list[Any]:
+        """The argument types numba has loaded machine code for (none before a call)."""
+        return list(self.dispatcher.signatures)
+
+    def __call__(self, *arguments: Any) -> Any:
+        return self.dispatcher(*map(_for_numba, arguments))
+
+
+def _for_numba(argument: Any) -> Any:
+    """An argument as numba takes it: an engine's array as numpy's view of its memory."""
+    if isinstance(argument, Words):
+        import numpy  # noqa: PLC0415 - numba, which is being called, imports it anyway
+
+        return numpy.asarray(argument)
+    return argument
 
 
 def load(folder: Path, module: str, fallback: Callable[[], Any]) -> NativeEngine | None:
