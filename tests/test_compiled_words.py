@@ -99,3 +99,13 @@ def test_only_contiguous_slices_of_one_dimension() -> None:
         words.zeros(10)[::2]
     with pytest.raises(TypeError, match="one-dimensional"):
         words.zeros((2, 2))[0:1]
+
+
+def test_numba_is_given_one_numpy_view_of_each_array() -> None:
+    # The engine passes its workspace on every call: the view is made once, not per call.
+    array = words.zeros(4)
+    first = native._for_numba(array)
+    assert native._for_numba(array) is first
+    first[1] = 3
+    assert array[1] == 3
+    assert native._for_numba(7) == 7

@@ -487,9 +487,11 @@ class _ThroughNumba:
 def _for_numba(argument: Any) -> Any:
     """An argument as numba takes it: an engine's array as numpy's view of its memory."""
     if isinstance(argument, Words):
-        import numpy  # noqa: PLC0415 - numba, which is being called, imports it anyway
+        if argument.numpy_view is None:
+            import numpy  # noqa: PLC0415 - numba, which is being called, imports it anyway
 
-        return numpy.asarray(argument)
+            argument.numpy_view = numpy.asarray(argument)
+        return argument.numpy_view
     return argument
 
 

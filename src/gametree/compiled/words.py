@@ -30,7 +30,7 @@ class Words:
     """A C-ordered array of int64 of one or two dimensions over memory that it keeps alive;
     slices of one dimension are views of the same memory. Made by :func:`zeros`."""
 
-    __slots__ = ("__weakref__", "_items", "_memory", "_start", "address", "shape")
+    __slots__ = ("__weakref__", "_items", "_memory", "_start", "address", "numpy_view", "shape")
 
     def __init__(self, memory: Any, items: memoryview, start: int, shape: tuple[int, ...],
                  address: int) -> None:
@@ -41,6 +41,9 @@ class Words:
         """Its dimensions (numpy's meaning)."""
         self.address = address
         """The address of its first item."""
+        self.numpy_view: Any = None
+        """numpy's view of it, once numba has been given it (made once: the engine passes its
+        arrays on every call)."""
 
     @property
     def memory(self) -> Any:
