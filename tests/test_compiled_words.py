@@ -4,7 +4,9 @@ views of the same memory, emptying, rows of two dimensions, numpy's view of the 
 
 from __future__ import annotations
 
+import gc
 import mmap
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -39,13 +41,15 @@ def test_rows_of_two_dimensions() -> None:
 
 
 def test_numpy_sees_the_same_memory() -> None:
-    array = words.zeros(6)
-    seen = np.asarray(array)
+    array = words.zeros(10)[4:]  # a view: numpy's starts where it starts
+    seen = native.numpy_view(array)
     seen[2] = 9
     array[5] = -1
     assert array[2] == 9 and seen[5] == -1
     assert seen.flags.c_contiguous and seen.flags.writeable and seen.dtype == np.int64
-    assert np.asarray(words.zeros((2, 3))).shape == (2, 3)
+    rows = words.zeros((2, 3))
+    native.numpy_view(rows)[1, 2] = 4
+    assert rows.tolist() == [[0, 0, 0], [0, 0, 4]]
 
 
 def test_a_large_array_is_mapped_memory() -> None:
@@ -109,3 +113,18 @@ def test_numba_is_given_one_numpy_view_of_each_array() -> None:
     first[1] = 3
     assert array[1] == 3
     assert native._for_numba(7) == 7
+
+
+def test_an_array_given_to_numba_is_freed_at_once() -> None:
+    # Its numpy view is a view of the memory, not of the array: no cycle between them, so a
+    # dropped engine's table goes back to the system at once, not at the next collection.
+    array = words.zeros(1 << 20)
+    view = native._for_numba(array)
+    assert view.base is not None and not isinstance(view.base, words.Words)
+    gone = weakref.ref(array)
+    gc.disable()
+    try:
+        del array, view
+        assert gone() is None
+    finally:
+        gc.enable()

@@ -63,9 +63,10 @@ def engine_bytes(engine: CompiledEngine) -> int:
     owners: dict[int, int] = {}
     for array in (engine._ws, engine._buffer, engine._out, *engine._helper_out):
         held = array
-        while not hasattr(held, "memory"):  # numpy's view of the engine's Words array
+        while hasattr(held, "base") and not hasattr(held, "memory"):  # numpy's views
             held = held.base
-        owners[id(held.memory)] = len(held.memory)
+        memory = getattr(held, "memory", held)  # an engine's Words array, or its memory
+        owners[id(memory)] = len(memory)
     return sum(owners.values())
 
 

@@ -202,9 +202,7 @@ class CompiledEngine:
         """Turns the engine's arrays into what its module's code takes: as they are for
         images; numpy's view of the same memory for numba (imported with it)."""
         if not isinstance(self._module, native.NativeEngine):
-            import numpy  # noqa: PLC0415 - loaded with numba already
-
-            self._arrays = numpy.asarray
+            self._arrays = native.numpy_view
         self.threads = resolve_threads(threads)
         """Threads that search a position to the end of the game."""
         self._helpers: list[Any] = []

@@ -486,13 +486,18 @@ class _ThroughNumba:
 
 def _for_numba(argument: Any) -> Any:
     """An argument as numba takes it: an engine's array as numpy's view of its memory."""
-    if isinstance(argument, Words):
-        if argument.numpy_view is None:
-            import numpy  # noqa: PLC0415 - numba, which is being called, imports it anyway
+    return numpy_view(argument) if isinstance(argument, Words) else argument
 
-            argument.numpy_view = numpy.asarray(argument)
-        return argument.numpy_view
-    return argument
+
+def numpy_view(array: Words) -> Any:
+    """numpy's view of ``array``'s memory (the same items, no copy), made once per array."""
+    if array.numpy_view is None:
+        import numpy  # noqa: PLC0415 - only where numba runs the code, which imports it anyway
+
+        flat = numpy.frombuffer(array.memory, dtype=numpy.int64, count=array.size,
+                                offset=array.offset)
+        array.numpy_view = flat.reshape(array.shape)
+    return array.numpy_view
 
 
 def load(folder: Path, module: str, fallback: Callable[[], Any]) -> NativeEngine | None:

@@ -9,8 +9,8 @@ for its large arrays) read and written through a :class:`memoryview`, with the f
 the engine uses: items, contiguous slices (views of the same memory), emptying, ``tolist``.
 
 Where numba runs the code (a kernel compiled in this process, or an entry point without an
-image), ``numpy.asarray`` gives the same memory as a numpy array without copying it
-(:attr:`Words.__array_interface__`), so that both see every write of the other.
+image), it is given numpy's view of the same memory, made without copying it
+(:func:`gametree.compiled.native.numpy_view`), so that both see every write of the other.
 """
 
 from __future__ import annotations
@@ -42,13 +42,20 @@ class Words:
         self.address = address
         """The address of its first item."""
         self.numpy_view: Any = None
-        """numpy's view of it, once numba has been given it (made once: the engine passes its
-        arrays on every call)."""
+        """numpy's view of its memory, once numba has been given it (made once: the engine
+        passes its arrays on every call); a view of :attr:`memory`, not of this object, so
+        that the two do not keep each other alive (freeing a table waits for no collection
+        of cycles)."""
 
     @property
     def memory(self) -> Any:
         """The memory it is a view of (shared by every view of it)."""
         return self._memory
+
+    @property
+    def offset(self) -> int:
+        """The bytes from the start of :attr:`memory` to its first item."""
+        return 8 * self._start
 
     @property
     def ndim(self) -> int:
@@ -67,12 +74,6 @@ class Words:
     def strides(self) -> tuple[int, ...]:
         """The bytes from one item to the next along each dimension (numpy's meaning)."""
         return (8 * self.shape[1], 8) if len(self.shape) == 2 else (8,)
-
-    @property
-    def __array_interface__(self) -> dict[str, Any]:
-        """numpy's view of the same memory (``numpy.asarray``), writable, without a copy."""
-        return {"version": 3, "shape": self.shape, "typestr": "<i8",
-                "data": (self.address, False), "strides": None}
 
     def __len__(self) -> int:
         return self.shape[0]
