@@ -90,6 +90,8 @@ def test_the_images_get_its_fields() -> None:
     assert native._array_fields(array, 2) == (None, None, 12, 8, array.address, 4, 3, 24, 8)
     with pytest.raises(TypeError):
         native._array_fields(words.zeros(5), 2)
+    with pytest.raises(TypeError):  # numpy's arrays go through numba, which takes them
+        native._array_fields(np.zeros(5, dtype=np.int64), 1)
 
 
 @pytest.mark.parametrize("index", [10, -11])

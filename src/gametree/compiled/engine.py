@@ -522,8 +522,8 @@ class CompiledEngine:
             self._interrupted()
             return self.solve_many(states, weak=weak)
         ticks_per_second = (_read_cycles(self._module) - started_ticks) / total if total else 1.0
-        return BatchResult([int(v) for v in values.tolist()], [int(n) for n in nodes.tolist()],
-                           [int(t) / ticks_per_second for t in ticks.tolist()], total)
+        return BatchResult(values.tolist(), nodes.tolist(),
+                           [t / ticks_per_second for t in ticks.tolist()], total)
 
     # -- full searches -----------------------------------------------------------------------
 

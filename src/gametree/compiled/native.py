@@ -334,23 +334,16 @@ buffers on every call): a weak reference to the array, its shape, its fields."""
 
 
 def _array_fields(array: Any, ndim: int) -> tuple[Any, ...]:
-    """An int64 C-ordered array of ``ndim`` dimensions (:class:`~gametree.compiled.words.
-    Words`, or numpy's) as numba passes it (meminfo, parent, size, item size, data, shape,
-    strides); ``TypeError`` for another."""
+    """An engine's array (:class:`~gametree.compiled.words.Words`) of ``ndim`` dimensions as
+    numba passes it (meminfo, parent, size, item size, data, shape, strides); ``TypeError``
+    for anything else (a numpy array, say: the call then goes through numba, which takes
+    it)."""
     known = _arrays.get(id(array))
     if known is not None and known[0]() is array and known[1] == array.shape:
         return known[2]
-    if isinstance(array, Words):
-        if array.ndim != ndim:
-            raise TypeError("not an array of that shape")
-        fields = (None, None, array.size, 8, array.address, *array.shape, *array.strides)
-    else:
-        interface = array.__array_interface__
-        if interface["typestr"] != "<i8" or not array.flags.c_contiguous or \
-                array.ndim != ndim or array.flags.writeable is False:
-            raise TypeError("not a writable C-ordered int64 array of that shape")
-        fields = (None, None, array.size, 8, interface["data"][0], *array.shape,
-                  *array.strides)
+    if not isinstance(array, Words) or array.ndim != ndim:
+        raise TypeError("not an engine array of that shape")
+    fields = (None, None, array.size, 8, array.address, *array.shape, *array.strides)
     if len(_arrays) >= 256:
         _arrays.clear()
     _arrays[id(array)] = (weakref.ref(array), array.shape, fields)
