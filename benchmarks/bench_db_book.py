@@ -49,13 +49,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from gametree import SearchOptions, SearchSession, search
 from gametree.builder import BuildPlan, executors
 from gametree.builder.book import BookNode, enumerate_book
-from gametree.builder.executors import Chunker, warm_up
+from gametree.builder.executors import Chunker, frontier_search, warm_up
 from gametree.db.check import export_rows
 from gametree.db.store import Database
 from gametree.registry import make
@@ -91,7 +92,7 @@ def sample(args: argparse.Namespace) -> None:
     """Solve ``--sample`` frontier positions drawn uniformly, each afresh, as the builder does."""
     game = make("connect4", width=args.width, height=args.height)
     positions = frontier(game, args.plies)
-    options = SearchOptions(book=False)
+    options = frontier_search(SearchOptions(book=False))
     warm_up(game, options)
     cpus, nodes = [], []
     for node in random.Random(args.seed).sample(positions, args.sample):
@@ -117,7 +118,7 @@ def neighbours(args: argparse.Namespace) -> None:
     afresh and then in one session (as a builder's worker does), and estimate the frontier."""
     game = make("connect4", width=args.width, height=args.height)
     positions = frontier(game, args.plies)
-    options = SearchOptions(book=False)
+    options = frontier_search(SearchOptions(book=False))
     warm_up(game, options)
     draw = random.Random(args.seed)
     fresh_total = warm_total = 0.0
@@ -155,7 +156,7 @@ def split(args: argparse.Namespace) -> None:
     positions = frontier(game, args.plies)
     start = random.Random(args.seed).randrange(len(positions) - args.neighbours)
     block = positions[start:start + args.neighbours]
-    options = SearchOptions(book=False)
+    options = frontier_search(SearchOptions(book=False))
     warm_up(game, options)
     count = args.split
     cuts = [len(block) * part // count for part in range(count + 1)]
@@ -187,10 +188,11 @@ def workers(args: argparse.Namespace) -> None:
     block = [(node.state, node.ply, node.line)
              for node in positions[start:start + args.neighbours]]
     print(f"{len(block)} consecutive frontier positions, {block[0][2]!r} to {block[-1][2]!r}:")
-    ways = {"1 worker": (1, SearchOptions(book=False)),
-            "2 workers: two threads over one table": (2, SearchOptions(book=False)),
+    options = frontier_search(SearchOptions(book=False))
+    ways = {"1 worker": (1, options),
+            "2 workers: two threads over one table": (2, options),
             "1 worker, each position on two threads (ABDADA)":
-                (1, SearchOptions(book=False, threads=2))}
+                (1, replace(options, threads=2))}
     found = []
     for label, (count, options) in ways.items():
         with executors.start(BuildPlan(workers=count), game=game, name="connect4",

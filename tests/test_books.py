@@ -103,6 +103,12 @@ def test_the_json_of_a_book_answer_says_so(installed: Path,
     document = json.loads(out)
     assert status == 0
     assert (document["source"], document["stats"]["nodes"]) == ("book", 0)
+    assert len(document["pv"]) > 1
+    status, out, _ = run(capsys, "solve", "connect4", "--width", "4", "--height", "4",
+                         "--moves", "2 3", "--json", "--no-line")
+    bare = json.loads(out)
+    assert (bare["source"], bare["pv"], bare["value"]) == \
+        ("book", [document["best_move"]], document["value"])
     status, out, _ = run(capsys, "solve", "connect4", "--width", "4", "--height", "4",
                          "--moves", "2 3", "--json", "--no-book")
     assert json.loads(out)["source"] == "search"

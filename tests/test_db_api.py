@@ -217,3 +217,4 @@ def test_two_local_workers_are_threads_over_one_table_where_rows_cannot_differ(
         assert type(workers) is kind
         assert isinstance(workers, executors.SharedTableWorkers | executors.PoolWorkers)
         assert workers.search_options.threads == threads
+        assert not workers.search_options.line  # a row stores the best move, not its line

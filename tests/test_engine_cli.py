@@ -30,6 +30,20 @@ def test_the_engine_is_the_default(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and "trace of alphabeta, fail-soft, to the end:" in out
 
 
+@pytest.mark.parametrize("tier", ["python", "compiled"])
+def test_no_line_reports_the_best_move_alone(capsys: pytest.CaptureFixture[str],
+                                             tier: str) -> None:
+    documents = []
+    for extra in ([], ["--no-line"]):
+        status, out, _ = run(capsys, "solve", "tictactoe", "--moves", "5", "--json", "--tier",
+                             tier, *extra)
+        assert status == 0
+        documents.append(json.loads(out))
+    whole, bare = documents
+    assert len(whole["pv"]) > 1 and bare["pv"] == [whole["best_move"]]
+    assert (bare["value"], bare["moves"]) == (whole["value"], whole["moves"])
+
+
 def test_analyze_gives_the_exact_scores(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "analyze", "tictactoe", "--moves", "5", "--json")
     engine = {entry["move"]: entry["value"] for entry in json.loads(out)["moves"]}
@@ -73,6 +87,8 @@ def test_trace_shows_the_engine_at_work(capsys: pytest.CaptureFixture[str]) -> N
     (["--weak", "--algorithm", "minimax"], "--weak needs the engine, not minimax"),
     (["--nodes", "9", "--algorithm", "alphabeta"],
      "--nodes needs the engine: alphabeta cannot stop half-way"),
+    (["--no-line", "--algorithm", "negamax"],
+     "--no-line is an option of the engine: negamax finds its line as it searches"),
 ])
 def test_bad_budgets_are_one_line_errors(capsys: pytest.CaptureFixture[str], argv: list[str],
                                          message: str) -> None:

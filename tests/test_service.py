@@ -234,6 +234,35 @@ def test_weak_agrees_with_strong_on_both_tiers(game: Game[Any, Any], moves: str)
         assert mover * ((after.value > 0) - (after.value < 0)) == weak.value
 
 
+@pytest.mark.parametrize("game, moves, tier", [
+    (ConnectFour(), "444555542", "compiled"), (ConnectFour(4, 4), "2233", "compiled"),
+    (ConnectFour(4, 4), "2233", "python"), (MNKGame(), "1,1 0,0", "python"),
+], ids=lambda value: getattr(value, "name", value))
+def test_a_search_without_the_line_answers_the_same_and_searches_less(
+        game: Game[Any, Any], moves: str, tier: str) -> None:
+    state = play_moves(game, game_moves(game, moves))
+    for options in (SearchOptions(tier=tier, book=False), SearchOptions(tier=tier, seed=3),
+                    SearchOptions(tier=tier, depth=4), SearchOptions(tier=tier, nodes=5000)):
+        whole = search(game, state, options)
+        bare = search(game, state, options, line=False)
+        assert (bare.value, bare.best_move, bare.moves, bare.outcome, bare.plies) == \
+            (whole.value, whole.best_move, whole.moves, whole.outcome, whole.plies)
+        assert bare.pv == (whole.best_move,) and bare.stats.nodes <= whole.stats.nodes
+        if not options.budgeted:
+            assert len(whole.pv) > 1
+    reports = list(gametree.iterate(game, state, SearchOptions(tier=tier, depth=3, line=False)))
+    assert reports and all(report.pv == (report.best_move,) for report in reports)
+    if tier == "compiled":  # the line's confirming searches are left out
+        solved = SearchOptions(tier=tier, book=False)
+        assert search(game, state, solved, line=False).stats.nodes < \
+            search(game, state, solved).stats.nodes
+
+
+def test_only_the_engine_takes_line_false() -> None:
+    with pytest.raises(OptionError, match="line"):
+        SearchOptions(algorithm="alphabeta", line=False)
+
+
 def game_moves(game: Game[Any, Any], moves: str) -> list[str]:
     return split_moves(moves) if isinstance(game, ConnectFour) else moves.split()
 

@@ -147,8 +147,11 @@ def _probe(game: Game[S, M], database: Probe[S, M] | None, root: S, options: Sea
         database = (_book_for or _books())(game)
         if database is None:
             return None
-    return database.result(root, exact=options.exact_root or options.seed is not None,
-                           seed=options.seed)
+    found = database.result(root, exact=options.exact_root or options.seed is not None,
+                            seed=options.seed)
+    if found is not None and not options.line:
+        found = replace(found, pv=found.pv[:1])  # a copy: a database may keep its answers
+    return found
 
 
 _book_for: Callable[[Game[Any, Any]], Probe[Any, Any] | None] | None = None
@@ -554,7 +557,7 @@ class _EnginePlan(_Plan[S, M]):
             yield from engine.iterate(
                 root, depth=options.depth, time=options.time, nodes=options.nodes,
                 exact_root=options.exact_root, seed=options.seed, tracer=self.tracer,
-                stop=stop)
+                stop=stop, line=options.line)
         finally:
             if session is None:
                 self._give_back(engine)
@@ -689,7 +692,7 @@ class _CompiledPlan(_Plan[S, M]):
                                   by_distance=options.by_distance,
                                   exact_root=options.exact_root, seed=options.seed,
                                   time=options.time, nodes=options.nodes, fresh=fresh,
-                                  form=self.form, root=root)
+                                  form=self.form, root=root, line=options.line)
 
         if session is not None:
             yield from _until(stop, reports(session._compiled_engine(self), False))

@@ -572,8 +572,8 @@ class CompiledEngine:
                    progress: ProgressListener | None = None) -> SearchResult[Any]:
         """Search ``state`` as ``options`` ask: the request of both tiers' engines (the Python
         one's :meth:`~gametree.engine.Engine.run_search` takes the same). This engine reads
-        ``depth``, ``time``, ``nodes``, ``weak``, ``by_distance``, ``exact_root`` and
-        ``seed`` (its table size and threads it was given when made). What is not an option:
+        ``depth``, ``time``, ``nodes``, ``weak``, ``by_distance``, ``exact_root``, ``seed``
+        and ``line`` (its table size and threads it was given when made). What is not an option:
         ``fresh`` starts from an empty table, so the result, node counts included, depends
         on nothing searched before; ``form`` (a Python game's compiled form) and ``root``
         (the Python state that ``state`` encodes) report moves as that game's.
@@ -587,6 +587,7 @@ class CompiledEngine:
                           options.exact_root, options.seed, options.time, options.nodes,
                           False, fresh, form, root)
         run.progress = progress
+        run.line = options.line
         if not run.budgeted:  # one compiled call answers it: no loop, no reports
             return self._one_call(run)
         for _report in self._iterations(run):
@@ -619,15 +620,18 @@ class CompiledEngine:
                 exact_root: bool = False, seed: int | None = None, time: float | None = None,
                 nodes: int | None = None, fresh: bool = False,
                 form: CompiledForm[Any, Any] | None = None,
-                root: Any = None) -> Iterator[Iteration[Any]]:
+                root: Any = None, line: bool = True) -> Iterator[Iteration[Any]]:
         """Search ``state`` one depth after another, yielding a report after each (the
         options mean what they mean for :meth:`search`). Stop iterating whenever you like.
 
         Without ``depth`` or a budget it goes on until the position is solved (each iteration
         searching one ply deeper), as :meth:`gametree.engine.Engine.iterate` does.
+        ``line=False`` reports the best move as each iteration's line, without the searches
+        that find the rest (:attr:`gametree.SearchOptions.line`).
         """
         run = self._start(state, depth, False, by_distance, exact_root, seed, time, nodes,
                           True, fresh, form, root)
+        run.line = line
         return self._iterations(run)
 
     def _start(self, state: Any, depth: int | None, weak: bool, by_distance: bool,
@@ -769,7 +773,7 @@ class CompiledEngine:
         module, ws, out = self._module, self._ws, self._out
         depth = _EXHAUSTIVE if ply is None else ply
         mode = run.mode
-        if run.seed is None and not run.weak:
+        if run.line and run.seed is None and not run.weak:
             mode |= _MODE_LINE
         threaded = (bool(self._helpers) or run.progress is not None) and ply is None \
             and not run.budgeted
@@ -810,7 +814,7 @@ class CompiledEngine:
             return _RootAnswer(value, found[_R_PROBED], None, (), ())
         if best is None:
             best = entries[found[_R_BEST]][0]
-        if run.weak:
+        if run.weak or not run.line:
             pv: list[int] = [best]
         else:
             start = _R_ENTRIES + 3 * self.kernel.max_moves
@@ -966,13 +970,14 @@ class CompiledEngine:
         return self._root(run, ply, first)
 
     def _seeded(self, run: _CompiledRun, found: list[int], depth: int) -> int:
-        """A best move drawn from ``run.seed`` among the tied ones, and its line (into the
-        output array)."""
+        """A best move drawn from ``run.seed`` among the tied ones, and (``run.line``) its line
+        into the output array."""
         value, count = found[_R_VALUE], found[_R_COUNT]
         tied = [found[i] for i in range(_R_ENTRIES, _R_ENTRIES + 3 * count, 3)
                 if found[i + 1] == value and found[i + 2] == _B_EXACT]
         best: int = break_tie(tied, run.seed)
-        self._module.line(run.state, best, value, depth, self._ws, self._out)
+        if run.line:
+            self._module.line(run.state, best, value, depth, self._ws, self._out)
         return best
 
     def _report(self, run: _CompiledRun, root: _RootAnswer, complete: bool) -> Iteration[Any]:
@@ -1070,6 +1075,8 @@ class _CompiledRun:
     """True once a multi-threaded search answered (its counters are summed over threads)."""
     progress: ProgressListener | None = None
     """Who hears how a solve to the end goes (:meth:`CompiledEngine.run_search`)."""
+    line: bool = True
+    """Find the principal variation beyond the best move (:attr:`SearchOptions.line`)."""
 
 
 def _as_given(array: words.Words) -> words.Words:

@@ -131,6 +131,8 @@ class _PythonRun(RootSearch[S, M]):
         self.key = key
         """The root's key."""
         self.weak = weak
+        self.line = True
+        """Find the principal variation beyond the best move (:attr:`SearchOptions.line`)."""
         self.legal: Sequence[M] = ()
         self.last: Iteration[M] | None = None
         self.completed: Iteration[M] | None = None
@@ -214,6 +216,7 @@ class Engine(Generic[S, M]):
         seed: int | None = None,
         tracer: Tracer[S, M] | None = None,
         stop: StopSignal | None = None,
+        line: bool = True,
     ) -> Generator[Iteration[M], None, None]:
         """Search ``state`` (default: the initial state), yielding a report per depth.
 
@@ -232,13 +235,15 @@ class Engine(Generic[S, M]):
 
         ``exact_root`` searches every root move with a full window (each move's value exact,
         as ``analyze`` needs); ``seed`` breaks ties between equally good moves at random and
-        implies it. ``tracer`` receives every step (a slower search path).
+        implies it. ``tracer`` receives every step (a slower search path). ``line=False``
+        reports the best move as each iteration's line (:attr:`SearchOptions.line`).
         """
         if self.game.has_chance:
             return self._chance_iterations(state, depth, time, nodes, exact_root, seed, tracer,
-                                           stop)
+                                           stop, line)
         run = self._start(state, limits_of(depth, nodes, time), exact_root, seed, tracer,
                           self.iterative is not False, False, stop)
+        run.line = line
         return self._iterations(run)
 
     def search(
@@ -276,9 +281,9 @@ class Engine(Generic[S, M]):
         """Search ``state`` (``None``: the initial state) as ``options`` ask: the request of
         both tiers' engines (the compiled one's :meth:`~gametree.compiled.CompiledEngine.
         run_search` takes the same). This engine reads the search's own options (``depth``,
-        ``time``, ``nodes``, ``exact_root``, ``seed``, ``weak``); how it is built (distance
-        scoring, tuning) it was given when made (the search service makes it from the same
-        options). ``tracer`` receives every step (a slower search path)."""
+        ``time``, ``nodes``, ``exact_root``, ``seed``, ``weak``, ``line``); how it is built
+        (distance scoring, tuning) it was given when made (the search service makes it from
+        the same options). ``tracer`` receives every step (a slower search path)."""
         if self.game.has_chance:
             if options.weak:
                 raise ChanceError(f"{self.game.name} has chance moves: its values are expected "
@@ -286,13 +291,17 @@ class Engine(Generic[S, M]):
                                   f"not give")
             root = self.game.initial_state() if state is None else state
             try:
-                return run_chance(self.game, root, depth=options.depth, time=options.time,
-                                  nodes=options.nodes, pruning=options.chance_pruning,
-                                  table=self.table is not None, exact_root=options.exact_root,
-                                  seed=options.seed, tracer=tracer)
+                result = run_chance(self.game, root, depth=options.depth, time=options.time,
+                                    nodes=options.nodes, pruning=options.chance_pruning,
+                                    table=self.table is not None,
+                                    exact_root=options.exact_root, seed=options.seed,
+                                    tracer=tracer)
             except RecursionError:
                 raise search_too_deep(self.game, root,
                                       (sys.getrecursionlimit() - 100) // 3) from None
+            if not options.line:  # read from the table, which the search filled anyway
+                result.pv = result.pv[:1]
+            return result
         limits = limits_of(options.depth, options.nodes, options.time)
         weak = options.weak
         iterative = self.iterative
@@ -303,6 +312,7 @@ class Engine(Generic[S, M]):
             iterative = False
         run = self._start(state, limits, options.exact_root, options.seed, tracer, iterative,
                           weak)
+        run.line = options.line
         try:
             for _report in self._iterate(run):
                 pass
@@ -313,7 +323,7 @@ class Engine(Generic[S, M]):
     def _chance_iterations(self, state: S | None, depth: int | None, time: float | None,
                            nodes: int | None, exact_root: bool, seed: int | None,
                            tracer: Tracer[S, M] | None, stop: StopSignal | None,
-                           ) -> Generator[Iteration[M], None, None]:
+                           line: bool) -> Generator[Iteration[M], None, None]:
         """:meth:`iterate` for a game with chance: a report per depth of player moves."""
         root = self.game.initial_state() if state is None else state
         started = clock.perf_counter()
@@ -325,7 +335,8 @@ class Engine(Generic[S, M]):
         for result in searches:
             total += result.stats.nodes
             yield Iteration(depth=result.depth or result.stats.depth_reached,
-                            value=result.value, best_move=result.best_move, pv=result.pv,
+                            value=result.value, best_move=result.best_move,
+                            pv=result.pv if line else result.pv[:1],
                             moves=result.moves, nodes=total,
                             seconds=clock.perf_counter() - started,
                             table_entries=result.stats.table_entries,
@@ -541,7 +552,7 @@ class Engine(Generic[S, M]):
                             EXACT if exhaustive else EXACT | HEURISTIC, value, best_move)
             # A complete iteration's table holds the rest of the line beyond its depth
             # (and no line reaches beyond the deepest ply the search saw).
-            pv = (best_move,) if deepest <= 1 else \
+            pv = (best_move,) if deepest <= 1 or not run.line else \
                 self._pv(run, UNLIMITED if complete else depth, best_move, value)
             # A search straight to the end, or one no depth limit cut, reports how deep
             # it went.
