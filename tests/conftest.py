@@ -40,7 +40,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-CACHE_ENV = "GAMETREE_CACHE_DIR"  # gametree.compiled.build.CACHE_ENV, without importing it here
+CACHE_ENV = "GAMETREE_CACHE_DIR"  # gametree.cachedir.CACHE_ENV, without importing it here
 BOOKS_ENV = "GAMETREE_BOOKS"  # gametree.db.books.BOOKS_ENV
 WORKER_KEY = "gametree_kernel_cache"
 """The run's cache directory, as the controlling process hands it to xdist workers."""

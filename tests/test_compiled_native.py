@@ -256,7 +256,7 @@ def test_an_object_file_that_is_not_elf_gets_no_image(tmp_path: Path) -> None:
 CACHED_ONCE_LOADED = """
 import json, os, sys, tempfile
 from gametree.compiled import build
-from gametree.compiled.cache import CACHE_ENV
+from gametree.cachedir import CACHE_ENV
 from gametree.compiled.engine import CompiledEngine
 from gametree.games.connect4_kernel import kernel
 engine = CompiledEngine(kernel(4, 4), table_bits=16)

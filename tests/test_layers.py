@@ -41,6 +41,8 @@ LAYERS: dict[str, int] = {
     "gametree.games.openspiel": RULES,
     "gametree.registry": RULES,
     "gametree.plugins": RULES,
+    "gametree.entry_points": RULES,
+    "gametree.cachedir": RULES,
     "gametree.view": RULES,
     "gametree.result": RULES,
     "gametree.compiled.kernel": RULES,

@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
+from gametree.cachedir import CACHE_ENV
 from gametree.compiled.build import engine_cached
-from gametree.compiled.cache import CACHE_ENV
 from gametree.compiled.engine import CompiledEngine
 from gametree.compiled.form import compiled_form_of
 from gametree.registry import games

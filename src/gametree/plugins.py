@@ -23,11 +23,11 @@ import os
 import sys
 import typing
 from collections.abc import Callable
-from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .entry_points import declared
 from .game import Game
 from .registry import GameOption, GameSpec, UnknownGameError, added_games
 
@@ -240,12 +240,6 @@ class BrokenGame:
         return f"the game {self.name!r} ({self.source}) cannot be loaded: {self.error}"
 
 
-def _entry_point_source(entry: EntryPoint) -> str:
-    distribution = getattr(entry, "dist", None)
-    owner = f"{distribution.name} {distribution.version} " if distribution is not None else ""
-    return f"plugin {owner}({entry.value})"
-
-
 def _one_line(error: BaseException) -> str:
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
@@ -257,16 +251,15 @@ def installed_games(taken: frozenset[str]) -> tuple[dict[str, GameSpec], list[Br
     take."""
     specs: dict[str, GameSpec] = {}
     broken: list[BrokenGame] = []
-    for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda entry: entry.name):
-        source = _entry_point_source(entry)
+    for entry in declared(ENTRY_POINT_GROUP):
         if entry.name in taken or entry.name in specs:
-            broken.append(BrokenGame(entry.name, source, "another game already has this "
-                                                         "name"))
+            broken.append(BrokenGame(entry.name, entry.source, "another game already has this "
+                                                               "name"))
             continue
         try:
-            specs[entry.name] = as_spec(entry.load(), entry.name)
+            specs[entry.name] = as_spec(entry.load(ENTRY_POINT_GROUP), entry.name)
         except Exception as error:  # a broken plugin must not break the others
-            broken.append(BrokenGame(entry.name, source, _one_line(error)))
+            broken.append(BrokenGame(entry.name, entry.source, _one_line(error)))
     for path in os.environ.get(PATHS_VARIABLE, "").split(";"):
         if path.strip():
             try:

@@ -10,9 +10,9 @@ translations, :func:`same_move` when the moves are the kernel's own integers). S
 numba is imported only when an engine is built, so importing this package is cheap.
 """
 
+from ..cachedir import cache_directory
 from .adapter import KernelGame
 from .build import set_compile_listener
-from .cache import cache_directory
 from .engine import DEFAULT_TABLE_BITS, BatchResult, CompiledEngine
 from .form import CompiledForm, same_move
 from .kernel import ONGOING, Kernel, KernelError, plain

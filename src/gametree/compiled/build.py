@@ -57,7 +57,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import importlib.metadata
 import importlib.util
 import itertools
 import linecache
@@ -72,12 +71,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from ..cachedir import cache_directory
 from . import authoring, native
 from .cache import (
     LOCK_SUFFIX,
     READY_SUFFIX,
     CompileLock,
-    cache_directory,
     check_files,
     discard,
     header,
@@ -167,8 +166,10 @@ def _identity(kernel: Kernel, source: str) -> str | None:
 @functools.cache
 def _numba_version() -> str:
     """numba's version, as installed (without importing it: a cached kernel may run without).
-    Its distribution's metadata is looked for beside the package first (a search of every
-    directory of ``sys.path`` costs a hundredth of a second)."""
+    Its distribution's metadata directory is looked for beside the package first, whose name
+    carries the version (``numba-0.59.1.dist-info``, as the wheel format names it): neither a
+    search of every directory of ``sys.path`` (a hundredth of a second) nor the import of
+    :mod:`importlib.metadata` (another)."""
     spec = importlib.util.find_spec("numba")
     if spec is not None and spec.origin is not None:
         packages = Path(spec.origin).parent.parent
@@ -176,8 +177,10 @@ def _numba_version() -> str:
             found = [name for name in os.listdir(packages)
                      if name.startswith("numba-") and name.endswith(".dist-info")]
             if len(found) == 1:
-                return importlib.metadata.PathDistribution(packages / found[0]).version
-    return importlib.metadata.version("numba")
+                return found[0][len("numba-"):-len(".dist-info")]
+    from importlib import metadata  # noqa: PLC0415 - numba installed some other way
+
+    return metadata.version("numba")
 
 
 def _default_key(state: int) -> int:

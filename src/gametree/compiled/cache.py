@@ -39,14 +39,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..cachedir import cache_directory
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX (Windows): compiles are not coordinated
     fcntl = None  # type: ignore[assignment]
-
-CACHE_ENV = "GAMETREE_CACHE_DIR"
-"""Environment variable naming the directory for compiled kernels (default: the user's cache
-directory, ``~/.cache/gametree``)."""
 
 KERNELS = "kernels"
 """The subdirectory of the cache directory that holds the compiled kernels (and nothing else)."""
@@ -67,16 +65,6 @@ HEADER = "# gametree: the compiled engine of the kernel "
 """The generated module's first line: this text, then the kernel's name as a Python string."""
 
 _HEADER_LINE = re.compile(re.escape(HEADER) + r"(?P<name>'.*'|\".*\")\s*$")
-
-
-def cache_directory() -> Path:
-    """Where generated engine modules and numba's machine code are kept: ``$GAMETREE_CACHE_DIR``,
-    else ``$XDG_CACHE_HOME/gametree``, else ``~/.cache/gametree``."""
-    configured = os.environ.get(CACHE_ENV)
-    if configured:
-        return Path(configured).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "gametree"
 
 
 def kernels_directory(cache: Path | None = None) -> Path:
