@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
+from gametree.cachedir import cache_directory
 from gametree.compiled import CompiledEngine, build, native
-from gametree.compiled.cache import cache_directory, kernels_directory, module_name
+from gametree.compiled.cache import kernels_directory, module_name
 from gametree.games.connect4_kernel import kernel
 from gametree.games.tictactoe import MNKGame
 from gametree.solvers.retrograde import solve

@@ -26,7 +26,7 @@ from gametree.engine import Engine
 from gametree.games.connect4 import ConnectFour, pons_score, read_pons_line, split_moves
 from gametree.games.nim import Nim
 from gametree.games.tictactoe import MNKGame
-from gametree.options import OptionError
+from gametree.options import OptionError, TierChoice
 from gametree.registry import make, play_moves
 from gametree.result import SearchResult, SearchStats
 
@@ -239,7 +239,7 @@ def test_weak_agrees_with_strong_on_both_tiers(game: Game[Any, Any], moves: str)
     (ConnectFour(4, 4), "2233", "python"), (MNKGame(), "1,1 0,0", "python"),
 ], ids=lambda value: getattr(value, "name", value))
 def test_a_search_without_the_line_answers_the_same_and_searches_less(
-        game: Game[Any, Any], moves: str, tier: str) -> None:
+        game: Game[Any, Any], moves: str, tier: TierChoice) -> None:
     state = play_moves(game, game_moves(game, moves))
     for options in (SearchOptions(tier=tier, book=False), SearchOptions(tier=tier, seed=3),
                     SearchOptions(tier=tier, depth=4), SearchOptions(tier=tier, nodes=5000)):
