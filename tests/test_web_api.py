@@ -150,6 +150,14 @@ def test_connect4_in_pons_notation_on_the_compiled_tier(client: TestClient) -> N
     assert (board["separator"], board["moves"][0]["key"]) == ("", "4")
 
 
+def test_no_line_answers_with_the_best_move_alone(client: TestClient) -> None:
+    body = {"game": "tictactoe", "moves": "1,1"}
+    whole = client.post("/api/solve", json=body).json()
+    bare = client.post("/api/solve", json={**body, "no_line": True}).json()
+    assert len(whole["pv"]) > 1 and bare["pv"] == [whole["best_move"]]
+    assert (bare["value"], bare["moves"]) == (whole["value"], whole["moves"])
+
+
 def test_engine_reply_plays_the_best_move_and_shows_the_position(client: TestClient) -> None:
     got = client.post("/api/move", json={"game": "tictactoe", "moves": "0,0 1,1 0,1"}).json()
     assert got["best_move"] == "0,2"  # O must block the top row
@@ -591,7 +599,7 @@ def test_the_openapi_document_validates_and_states_types_ranges_and_enums(
     assert kinds(search["algorithm"])[0]["enum"] == ["minimax", "alphabeta", "negamax",
                                                      "expectiminimax", "engine"]
     assert kinds(search["tier"])[0]["enum"] == ["auto", "python", "compiled"]
-    for switch in ("no_distance", "fail_hard", "exact", "weak"):
+    for switch in ("no_distance", "fail_hard", "exact", "weak", "no_book", "no_line"):
         assert search[switch]["type"] == "boolean"
     assert "threads" not in search and "tuning" not in search
     move = schemas["MoveRequest"]["properties"]
