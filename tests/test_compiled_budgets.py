@@ -19,6 +19,7 @@ from gametree.games.tictactoe import MNKGame
 from gametree.games.tictactoe_kernel import compiled_form as tictactoe_form
 from gametree.registry import play_moves
 from gametree.result import SearchResult
+from gametree.service import search
 
 from .cli_support import gametree as run_gametree
 from .compiled_support import compiled_search
@@ -144,3 +145,20 @@ def test_play_refuses_a_compiled_tier_it_cannot_use() -> None:
     assert done.returncode == 2
     assert ("--tier compiled: the compiled tier runs the engine, not --algorithm alphabeta"
             in done.stderr)
+
+
+@pytest.mark.parametrize("budget", [{"time": 5.0}, {"nodes": 100_000}, {"depth": 1},
+                                    {"depth": 2}], ids=str)
+def test_a_result_proven_within_the_depth_gives_its_line_to_the_end(
+        budget: dict[str, Any]) -> None:
+    # A win in 3 that depth 1 proves (the threats on the board): its line is the solve's,
+    # three moves, as on the Python tier, not the one move its depth reached.
+    game = ConnectFour()
+    state = play_moves(game, split_moves("445511"))
+    solved = search(game, state, tier="compiled", book=False)
+    proven = search(game, state, tier="compiled", book=False, **budget)
+    assert (proven.value, proven.pv, proven.outcome, proven.plies) == \
+        (solved.value, solved.pv, "win", 3)
+    if "depth" not in budget:  # the Python tier proves it too, by searching deeper
+        python = search(game, state, tier="python", book=False, **budget)
+        assert len(python.pv) == 3 and python.value == proven.value

@@ -777,6 +777,7 @@ class CompiledEngine:
             mode |= _MODE_LINE
         threaded = (bool(self._helpers) or run.progress is not None) and ply is None \
             and not run.budgeted
+        evaluations = 0 if mode & _MODE_FRESH else int(ws[_C_EVALUATIONS])
         if threaded:
             self._threaded_root(run.state, depth, mode, run.progress)
         elif self._sharing:  # without the interpreter lock: beside the others
@@ -792,12 +793,20 @@ class CompiledEngine:
                 return self._resume(run, ply, first)
             return None
         found = out.tolist()
+        # A depth-limited search that met no heuristic leaf proved its value: its line goes
+        # on to the end of the game, as the Python tier's does (not only to the depth).
+        line_depth = _EXHAUSTIVE if found[_R_COUNTERS + 2] == evaluations else depth
         best = None
         if run.seed is not None and found[_R_COUNT]:
-            best = self._seeded(run, found, depth)
+            best = self._seeded(run, found, line_depth)
+        elif line_depth != depth and mode & _MODE_LINE and found[_R_COUNT]:
+            module.line(run.state, found[_R_ENTRIES + 3 * found[_R_BEST]], found[_R_VALUE],
+                        line_depth, ws, out)
+        if line_depth != depth or best is not None:
             if ws[_C_INTERRUPTED]:
                 return self._resume(run, ply, first)
-            found = out.tolist()  # with the seeded best move's line
+            ws[_C_ABORTED] = 0  # the node limit ends the line early: it is shorter, no more
+            found = out.tolist()  # with the line found now
         run.counters = found[_R_COUNTERS:_R_COUNTERS + 9]
         if threaded:
             run.counters = self._summed(run.counters)
