@@ -59,6 +59,7 @@ from gametree.builder.book import BookNode, enumerate_book
 from gametree.builder.executors import Chunker, frontier_search, warm_up
 from gametree.db.check import export_rows
 from gametree.db.store import Database
+from gametree.options import parse_bytes
 from gametree.registry import make
 
 
@@ -68,11 +69,18 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def frontier_options(game: Any, args: argparse.Namespace) -> SearchOptions:
+    """How the builder searches a frontier position, with ``--table-memory`` if given."""
+    return frontier_search(game, SearchOptions(book=False, table_memory=args.table_memory))
+
+
 def timed_build(path: Path, args: argparse.Namespace, flags: list[str]) -> tuple[float, float]:
     """Run one build on a new database at ``path``: its wall and processor seconds."""
     command = [sys.executable, "-m", "gametree", "db", "build", "connect4",
                "--width", str(args.width), "--height", str(args.height),
                "--plies", str(args.plies), "--db", str(path), "--quiet", *flags]
+    if args.table_memory is not None:
+        command += ["--table-memory", str(args.table_memory)]
     cpu = children_cpu()
     began = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -92,7 +100,7 @@ def sample(args: argparse.Namespace) -> None:
     """Solve ``--sample`` frontier positions drawn uniformly, each afresh, as the builder does."""
     game = make("connect4", width=args.width, height=args.height)
     positions = frontier(game, args.plies)
-    options = frontier_search(SearchOptions(book=False))
+    options = frontier_options(game, args)
     warm_up(game, options)
     cpus, nodes = [], []
     for node in random.Random(args.seed).sample(positions, args.sample):
@@ -118,7 +126,7 @@ def neighbours(args: argparse.Namespace) -> None:
     afresh and then in one session (as a builder's worker does), and estimate the frontier."""
     game = make("connect4", width=args.width, height=args.height)
     positions = frontier(game, args.plies)
-    options = frontier_search(SearchOptions(book=False))
+    options = frontier_options(game, args)
     warm_up(game, options)
     draw = random.Random(args.seed)
     fresh_total = warm_total = 0.0
@@ -156,7 +164,7 @@ def split(args: argparse.Namespace) -> None:
     positions = frontier(game, args.plies)
     start = random.Random(args.seed).randrange(len(positions) - args.neighbours)
     block = positions[start:start + args.neighbours]
-    options = frontier_search(SearchOptions(book=False))
+    options = frontier_options(game, args)
     warm_up(game, options)
     count = args.split
     cuts = [len(block) * part // count for part in range(count + 1)]
@@ -188,7 +196,7 @@ def workers(args: argparse.Namespace) -> None:
     block = [(node.state, node.ply, node.line)
              for node in positions[start:start + args.neighbours]]
     print(f"{len(block)} consecutive frontier positions, {block[0][2]!r} to {block[-1][2]!r}:")
-    options = frontier_search(SearchOptions(book=False))
+    options = frontier_options(game, args)
     ways = {"1 worker": (1, options),
             "2 workers: two threads over one table": (2, options),
             "1 worker, each position on two threads (ABDADA)":
@@ -228,6 +236,9 @@ def main() -> None:
                         help="with --neighbours: solve them as the builder's workers do, on "
                              "one worker, two threads over one table, and two threads on "
                              "each position")
+    parser.add_argument("--table-memory", type=parse_bytes, metavar="BYTES",
+                        help="the compiled engine's table for the frontier (e.g. 64MiB; "
+                             "default: the builder's, 16 MiB)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.sample:

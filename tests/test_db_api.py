@@ -7,12 +7,13 @@ from __future__ import annotations
 import io
 import sqlite3
 import sys
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
-from gametree import SearchOptions, SearchSession, iterate, search
+from gametree import EngineTuning, SearchOptions, SearchSession, iterate, search
 from gametree.builder import BuildPlan, BuildRequest, build, executors
 from gametree.builder.executors import FIRST_TASK, Chunker
 from gametree.builder.progress import LogProgress
@@ -218,3 +219,13 @@ def test_two_local_workers_are_threads_over_one_table_where_rows_cannot_differ(
         assert isinstance(workers, executors.SharedTableWorkers | executors.PoolWorkers)
         assert workers.search_options.threads == threads
         assert not workers.search_options.line  # a row stores the best move, not its line
+        assert workers.search_options.table_memory == (
+            None if search_options.tier == "python" else executors.FRONTIER_TABLE_MEMORY)
+
+
+def test_a_frontier_s_table_is_the_one_the_options_size_if_they_do() -> None:
+    game = ConnectFour(**OPTIONS)
+    given = SearchOptions(table_memory=2**26)
+    assert executors.frontier_search(game, given).table_memory == 2**26
+    tuned = SearchOptions(tuning=EngineTuning(table_bits=18))
+    assert executors.frontier_search(game, tuned) == replace(tuned, line=False)
