@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import math
 import mmap
 from collections.abc import Iterable
 from typing import Any, SupportsIndex
@@ -65,10 +66,7 @@ class Words:
     @property
     def size(self) -> int:
         """Its number of items."""
-        count = 1
-        for length in self.shape:
-            count *= length
-        return count
+        return math.prod(self.shape)
 
     @property
     def strides(self) -> tuple[int, ...]:
@@ -128,10 +126,7 @@ class Words:
 def zeros(shape: int | tuple[int, int]) -> Words:
     """A new array of zeros: ``shape`` items, or ``(rows, columns)``."""
     dimensions = (shape,) if isinstance(shape, int) else tuple(shape)
-    count = 1
-    for length in dimensions:
-        count *= length
-    size = max(8 * count, 8)
+    size = max(8 * math.prod(dimensions), 8)
     memory: Any
     if size >= _MAPPED_BYTES:
         private = getattr(mmap, "MAP_PRIVATE", None)
