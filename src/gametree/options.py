@@ -585,7 +585,7 @@ class SearchOptions:
         refusal="{line} is an option of the engine: {name} finds its line as it searches"))
     """Find the principal variation (:attr:`~gametree.SearchResult.pv`) beyond the best move.
     ``False`` (the engine only): the result's line is the best move alone, and the searches
-    that would confirm the rest of it are not run (about 8% of an exact solve 8 plies into
+    that would confirm the rest of it are not run (7-8% of an exact solve 8 plies into
     Connect Four 7x6); the value, best move and every root move's value are the same."""
 
     def __post_init__(self) -> None:

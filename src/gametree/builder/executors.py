@@ -115,7 +115,7 @@ docs/solving.md)."""
 def frontier_search(game: Game[Any, Any], search: SearchOptions) -> SearchOptions:
     """How a frontier position of ``game`` is solved: as ``search`` asks, without the line
     after its best move (a row keeps the value, distance and best move; the searches that
-    confirm the line are about 7% of an exact solve 8 plies into Connect Four 7x6), and on the
+    confirm the line are 7-8% of an exact solve 8 plies into Connect Four 7x6), and on the
     compiled tier with a table of :data:`FRONTIER_TABLE_MEMORY` unless ``search`` sizes it."""
     from ..service import tier_for  # noqa: PLC0415 - the workers' import
 
