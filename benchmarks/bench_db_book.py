@@ -29,7 +29,9 @@ then the mean and the frontier's CPU-hours. ``--neighbours N`` takes N consecuti
 positions in the order of their move lines (neighbours share their first moves) and solves them
 fresh, then again one after another in one :class:`~gametree.SearchSession` whose table stays
 warm, as a builder's worker does (``--blocks K``: K such runs from random starts, and the
-frontier's CPU-hours at the warm rate). ``--neighbours N --split K`` solves N consecutive
+frontier's CPU-hours at the warm rate; ``--spread``: the K runs start at the middles of K equal
+parts of the frontier instead, which follows its cost along the move lines. Both estimate more
+than a whole build costs: docs/solving.md). ``--neighbours N --split K`` solves N consecutive
 positions in one session, then in K sessions that take turns, then in K that solve a run each:
 what handing the frontier out to K workers in turn, or in runs, costs. ``--neighbours N
 --workers`` solves N consecutive positions as the builder's workers do: one worker, two
@@ -130,8 +132,12 @@ def neighbours(args: argparse.Namespace) -> None:
     warm_up(game, options)
     draw = random.Random(args.seed)
     fresh_total = warm_total = 0.0
-    for _ in range(args.blocks):
-        start = draw.randrange(len(positions) - args.neighbours)
+    for block_index in range(args.blocks):
+        if args.spread:  # the middle of the block_index-th of --blocks equal parts
+            middle = (2 * block_index + 1) * len(positions) // (2 * args.blocks)
+            start = max(0, min(middle - args.neighbours // 2, len(positions) - args.neighbours))
+        else:
+            start = draw.randrange(len(positions) - args.neighbours)
         block = positions[start:start + args.neighbours]
         began = time.process_time()
         fresh = [search(game, node.state, options) for node in block]
@@ -230,6 +236,9 @@ def main() -> None:
                         help="solve this many consecutive frontier positions, fresh and warm")
     parser.add_argument("--blocks", type=int, default=1,
                         help="with --neighbours: this many runs, each from a random start")
+    parser.add_argument("--spread", action="store_true",
+                        help="with --neighbours --blocks K: the runs start at the middles of "
+                             "K equal parts of the frontier, not at random")
     parser.add_argument("--split", type=int,
                         help="with --neighbours: one session against this many")
     parser.add_argument("--workers", action="store_true",
