@@ -17,7 +17,7 @@ has four, the player to move cannot win at once and the opponent has no cell whe
 at once (a move the player to move would be forced to block), each pair of mirror images once:
 67,557 positions, his database's number (counted apart, mirror images make 134,934). Each kept
 position's value is the book's row. The exit status is 1 if a position has no row or if a count
-differs from his.
+differs from his, 2 (with one line) if the file is not a 7x6 Connect Four database.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from gametree.db.store import Database
+from gametree.db.store import Database, DatabaseError
 from gametree.games.connect4 import C4State, ConnectFour
 
 TROMP_COUNTS = {"win": 44_473, "loss": 16_635, "draw": 6_449}
@@ -71,8 +71,17 @@ def main(argv: list[str] | None = None) -> int:
     game = ConnectFour(7, 6)
     counts: Counter[str] = Counter()
     missing = 0
-    kept = {game.key(state) for state in positions(game, PLIES) if not_forced(game, state)}
-    with Database.open(args.db) as book:
+    try:
+        book = Database.open(args.db)
+    except DatabaseError as error:
+        print(f"check_tromp_8ply: {error}", file=sys.stderr)
+        return 2
+    with book:
+        if book.game_name != "connect4" or book.game_options != {"width": 7, "height": 6}:
+            print(f"check_tromp_8ply: {args.db} holds {book.variant}, not 7x6 Connect Four",
+                  file=sys.stderr)
+            return 2
+        kept = {game.key(state) for state in positions(game, PLIES) if not_forced(game, state)}
         for key in kept:
             row = book.get(key)
             if row is None:

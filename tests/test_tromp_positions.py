@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from gametree.games.connect4 import ConnectFour
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "check_tromp_8ply.py"
@@ -52,3 +54,11 @@ def test_a_threat_to_block_or_a_win_at_once_is_forced() -> None:
     for column in (3, 3, 2, 4):
         quiet = game.play(quiet, column)
     assert script.not_forced(game, quiet)
+
+
+def test_a_file_that_is_not_a_7x6_book_gets_one_line_and_status_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = load_script()
+    assert script.main(["--db", str(tmp_path / "missing.db")]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("check_tromp_8ply: ") and error.count("\n") == 1
