@@ -796,13 +796,8 @@ class CompiledEngine:
         # A depth-limited search that met no heuristic leaf proved its value: its line goes
         # on to the end of the game, as the Python tier's does (not only to the depth).
         line_depth = _EXHAUSTIVE if found[_R_COUNTERS + 2] == evaluations else depth
-        best = None
-        if run.seed is not None and found[_R_COUNT]:
-            best = self._seeded(run, found, line_depth)
-        elif line_depth != depth and mode & _MODE_LINE and found[_R_COUNT]:
-            module.line(run.state, found[_R_ENTRIES + 3 * found[_R_BEST]], found[_R_VALUE],
-                        line_depth, ws, out)
-        if line_depth != depth or best is not None:
+        best, relined = self._later_line(run, found, depth, line_depth, mode)
+        if relined:
             if ws[_C_INTERRUPTED]:
                 return self._resume(run, ply, first)
             ws[_C_ABORTED] = 0  # the node limit ends the line early: it is shorter, no more
@@ -977,6 +972,21 @@ class CompiledEngine:
         self._interrupted()
         run.mode &= ~_MODE_FRESH
         return self._root(run, ply, first)
+
+    def _later_line(self, run: _CompiledRun, found: list[int], depth: int, line_depth: int,
+                    mode: int) -> tuple[int | None, bool]:
+        """After the root's search (``found``, to ``depth``): a seeded best move and its line,
+        or the line of a value proven within the depth, to ``line_depth``, searched into the
+        output array. ``(the seeded best move or None, whether a line was searched)``."""
+        if not found[_R_COUNT]:
+            return None, False
+        if run.seed is not None:
+            return self._seeded(run, found, line_depth), True
+        if line_depth != depth and mode & _MODE_LINE:
+            self._module.line(run.state, found[_R_ENTRIES + 3 * found[_R_BEST]],
+                              found[_R_VALUE], line_depth, self._ws, self._out)
+            return None, True
+        return None, False
 
     def _seeded(self, run: _CompiledRun, found: list[int], depth: int) -> int:
         """A best move drawn from ``run.seed`` among the tied ones, and (``run.line``) its line
