@@ -28,6 +28,7 @@ from collections import Counter
 from pathlib import Path
 
 from gametree.db.store import Database, DatabaseError
+from gametree.games import connect4_kernel
 from gametree.games.connect4 import C4State, ConnectFour
 
 TROMP_COUNTS = {"win": 44_473, "loss": 16_635, "draw": 6_449}
@@ -46,20 +47,16 @@ def positions(game: ConnectFour, plies: int) -> set[C4State]:
     return layer
 
 
-def wins_at_once(game: ConnectFour, stones: int, mask: int) -> bool:
-    """Can the owner of ``stones`` complete four with one stone dropped now?"""
-    for col in range(game.width):
-        cell = (mask + game.bottom[col]) & game.board & ~mask & (
-            ((1 << game.height) - 1) << col * game.stride)
-        if cell and game.aligned(stones | cell):
-            return True
-    return False
+CAN_WIN_NEXT = connect4_kernel.rules(width=7, height=6)["can_win_next"]
+"""The kernel's own test, as plain Python: can the player to move in a kernel state complete
+four with one stone dropped now?"""
 
 
-def not_forced(game: ConnectFour, state: C4State) -> bool:
+def not_forced(state: C4State) -> bool:
     """Neither a win for the player to move nor a threat it must block."""
-    current, mask, _ = state
-    return not wins_at_once(game, current, mask) and not wins_at_once(game, current ^ mask, mask)
+    current, mask, played = connect4_kernel.encode(state)
+    return not CAN_WIN_NEXT((current, mask, played)) and \
+        not CAN_WIN_NEXT((current ^ mask, mask, played))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"check_tromp_8ply: {args.db} holds {book.variant}, not 7x6 Connect Four",
                   file=sys.stderr)
             return 2
-        kept = {game.key(state) for state in positions(game, PLIES) if not_forced(game, state)}
+        kept = {game.key(state) for state in positions(game, PLIES) if not_forced(state)}
         for key in kept:
             row = book.get(key)
             if row is None:

@@ -35,7 +35,7 @@ def test_the_positions_not_won_and_not_forced_are_tromps_67557() -> None:
     script = load_script()
     game = ConnectFour(7, 6)
     layer = script.positions(game, script.PLIES)
-    kept = [state for state in layer if script.not_forced(game, state)]
+    kept = [state for state in layer if script.not_forced(state)]
     assert len({game.key(state) for state in kept}) == sum(script.TROMP_COUNTS.values()) == 67_557
     assert len(kept) == 134_934  # mirror images apart: his database lists each pair once
     assert all(state[1].bit_count() == 8 and not state[2] for state in layer)
@@ -47,13 +47,13 @@ def test_a_threat_to_block_or_a_win_at_once_is_forced() -> None:
     state = game.initial_state()
     for column in (0, 6, 1, 6, 2):  # X on 1, 2 and 3 of the bottom row: O must block at 4
         state = game.play(state, column)
-    assert not script.not_forced(game, state)
+    assert not script.not_forced(state)
     state = game.play(state, 5)  # O elsewhere: now X wins at once
-    assert not script.not_forced(game, state)
+    assert not script.not_forced(state)
     quiet = game.initial_state()
     for column in (3, 3, 2, 4):
         quiet = game.play(quiet, column)
-    assert script.not_forced(game, quiet)
+    assert script.not_forced(quiet)
 
 
 def test_a_file_that_is_not_a_7x6_book_gets_one_line_and_status_2(
