@@ -91,7 +91,8 @@ _C_STACK = 27
 _C_SPLIT_TOP = 28
 _C_FIRST_LEFT = 31
 _C_WINDOWS, _C_WINDOW_LOW, _C_WINDOW_HIGH, _C_WINDOW_TEST = range(32, 36)
-_HEAD_SIZE = 36
+_C_LAST_KNOWN, _C_LAST_SCORE, _C_LAST_MOVER = range(36, 39)
+_HEAD_SIZE = 39
 _S_SIZE = 6
 _BUSY_BITS = 12
 _LINE_WORDS = 8
@@ -933,14 +934,17 @@ class CompiledEngine:
 
     def _share_work(self) -> None:
         """Make every thread's workspace ready for a threaded search: the helpers' counters
-        zero and their scoring mode the main search's, no busy mark left by a stopped search,
-        and the busy marks on, so that the threads split the work."""
+        zero, their scoring mode and last root's value the main search's (so that they test
+        its windows), no busy mark left by a stopped search, and the busy marks on, so that the
+        threads split the work."""
         ws = self._ws
         for helper in self._helpers:
             helper[:_C_ABORTED + 1] = 0
             helper[_C_DEEPEST] = 0
             helper[_C_OVERFLOW] = 0
             helper[_C_BY_DISTANCE] = ws[_C_BY_DISTANCE]
+            for slot in (_C_LAST_KNOWN, _C_LAST_SCORE, _C_LAST_MOVER):
+                helper[slot] = ws[slot]
             helper[_C_NODE_LIMIT] = _NO_LIMIT
         if not self._helpers:  # one thread (a watched solve): no busy marks, none to share
             return
