@@ -25,7 +25,7 @@ def windows(engine: CompiledEngine) -> int:
 
 
 def test_the_last_root_value_is_tested_first() -> None:
-    game = ConnectFour(6, 5)
+    game = ConnectFour(5, 4)
     form = game.compiled_form()
     engine = CompiledEngine(form.kernel, table_bits=16)
     states = random_positions(game, random.Random(3), count=12, most=12, least=8)[1:]
@@ -49,19 +49,26 @@ def test_the_last_root_value_is_tested_first() -> None:
 
 
 def test_an_emptied_table_forgets_the_last_value() -> None:
-    game = ConnectFour(6, 5)
+    game = ConnectFour(5, 4)
     form = game.compiled_form()
-    first, second = (form.encode(state) for state in
-                     random_positions(game, random.Random(8), count=2, most=10, least=10)[1:])
     engine = CompiledEngine(form.kernel, table_bits=16)
-    alone = engine.search(second, fresh=True)
-    counted = (alone.stats.nodes, windows(engine))
+    states = [form.encode(state) for state in
+              random_positions(game, random.Random(8), count=12, most=10, least=6)[1:]]
+    fresh = {}
+    for state in states:
+        alone = engine.search(state, fresh=True)
+        fresh[state] = (alone.value, alone.stats.nodes, windows(engine))
+    # A position that takes three windows or more afresh, after one of another value: a
+    # remembered value would change its windows.
+    second = next(state for state in states if fresh[state][2] > 2)
+    first = next(state for state in states if fresh[state][0] != fresh[second][0])
     engine.search(first)
     engine.new_search()
     after = engine.search(second)
-    assert (after.value, after.stats.nodes, windows(engine)) == (alone.value, *counted)
+    assert (after.value, after.stats.nodes, windows(engine)) == fresh[second]
     engine.search(first)
-    assert engine.search(second, fresh=True).stats.nodes == counted[0]
+    again = engine.search(second, fresh=True)
+    assert (again.value, again.stats.nodes, windows(engine)) == fresh[second]
 
 
 @pytest.mark.parametrize("threads", [1, 2])

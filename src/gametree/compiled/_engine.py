@@ -1038,7 +1038,9 @@ def solve(state: Any, ply: int, weak: bool, ws: Any) -> int:
     weak solve narrows [-1, 1] instead: searches around 0, which no quick result cuts short.
     Running the full narrowing until the sign is known visited far fewer positions on his L2
     and L1 sets here — L1_R1: about 2,700 a position instead of about 20,000 — and a few
-    more on L3_R1: 44 instead of 29; see docs/benchmarks.md.)
+    more on L3_R1: 44 instead of 29; see docs/benchmarks.md.) After another root's exact
+    solve on the same table, a root's first tests start from that root's score instead
+    (:data:`GUESS_STEPS`).
 
     ``ws[C_PROVEN]`` receives what was proven as a value: the exact value, or for a weak solve
     of a win, a value the win reaches at least (a bound on how quick it is).
@@ -1216,6 +1218,7 @@ def search_root(state: Any, first: int, depth: int, mode: int, ws: Any, out: Any
             ws[slot] = 0
         ws[C_DEEPEST] = 0
         ws[C_OVERFLOW] = 0
+        ws[C_WINDOWS] = 0
     search_moves(state, first, depth, mode, ws, out)
     copy_counters(ws, out)
 
