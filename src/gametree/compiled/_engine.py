@@ -1070,8 +1070,11 @@ def solve(state: Any, ply: int, weak: bool, ws: Any) -> int:
     first = True
     stepping = SOLVING and k_plies_left(state) >= MAX_PLY - 2 - OPENING_PLIES
     root = ply == 0 and not weak
-    guesses = GUESS_STEPS if root and ws[C_LAST_KNOWN] else 0
-    guess = ws[C_LAST_SCORE] if ws[C_LAST_MOVER] == k_to_move(state) else -ws[C_LAST_SCORE]
+    guess = np.int64(0)  # the score a guided solve tests first: the opening's, a draw
+    guesses = 0
+    if root and ws[C_LAST_KNOWN]:
+        guesses = GUESS_STEPS
+        guess = ws[C_LAST_SCORE] if ws[C_LAST_MOVER] == k_to_move(state) else -ws[C_LAST_SCORE]
     # A weak solve runs the same narrowing and stops as soon as the sign is known: its first
     # probes, towards the quick results, settle most wins and losses far more cheaply than one
     # search around 0 (which has no quick result to cut it short) would.
@@ -1083,25 +1086,20 @@ def solve(state: Any, ply: int, weak: bool, ws: Any) -> int:
             middle = _trunc_half(low)
         elif middle >= 0 and _trunc_half(high) > middle:
             middle = _trunc_half(high)
-        if stepping and (first or (last > 0 and low <= 1) or (last < 0 and high >= -1)):
-            # With the solving hooks, at the opening of a whole board: is it a draw at least,
-            # first; then, while the bound proven is the draw or the slowest result, one step
-            # beyond it (the fail-soft value of the last search, as MTD(f) steps); then Pons'
-            # probes. A whole board's value is rarely a quick result, which his probes aim at,
-            # and its fail-soft bounds are tight: two or three searches settle it (6x6: 8.07 M
-            # positions instead of 10.8 M with the sign first and then his probes). Deeper in
-            # a game his probes win (see OPENING_PLIES): on his L1_R1 set, whose results are
-            # quick, stepping searched 5.5x the positions.
-            if first:
-                middle = min(max(np.int64(-1), low), high - 1)
-            elif last > 0:
-                middle = low
-            else:
-                middle = high - 1
-        if guesses > 0:
-            # After another root's solve (a warm table): is the value at least that root's,
-            # then steps from the fail-soft bounds (MTD(f)). On a 7x6 book's frontier, where
-            # neighbours are siblings, 10% fewer positions than Pons' probes alone.
+        # Guided: is the value at least ``guess``, first; then one step beyond the bound the
+        # last search proved (its fail-soft value, as MTD(f) steps); then Pons' probes.
+        # - After another root's solve on this table (``guesses``), the guess is that root's
+        #   score, for at most GUESS_STEPS searches: a search that follows another is often a
+        #   sibling of it (on a 7x6 book's frontier, 10% fewer positions than his probes).
+        # - With the solving hooks, at the opening of a whole board (``stepping``), the guess
+        #   is the draw, and the steps go on while the bound proven is the draw or the slowest
+        #   result. A whole board's value is rarely a quick result, which his probes aim at,
+        #   and its fail-soft bounds are tight: two or three searches settle it (6x6: 8.07 M
+        #   positions instead of 10.8 M with the sign first and then his probes). Deeper in a
+        #   game his probes win (see OPENING_PLIES): on his L1_R1 set, whose results are
+        #   quick, stepping searched 5.5x the positions.
+        if guesses > 0 or (stepping and (first or (last > 0 and low <= 1) or
+                                         (last < 0 and high >= -1))):
             guesses -= 1
             if first:
                 middle = min(max(guess - 1, low), high - 1)
