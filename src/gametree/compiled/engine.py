@@ -31,7 +31,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -92,7 +92,9 @@ _C_SPLIT_TOP = 28
 _C_FIRST_LEFT = 31
 _C_WINDOWS, _C_WINDOW_LOW, _C_WINDOW_HIGH, _C_WINDOW_TEST = range(32, 36)
 _C_LAST_KNOWN, _C_LAST_SCORE, _C_LAST_MOVER = range(36, 39)
-_HEAD_SIZE = 39
+_C_TABLE_BITS = 39
+_C_SMALL_BITS = 40
+_HEAD_SIZE = 41
 _S_SIZE = 6
 _BUSY_BITS = 12
 _LINE_WORDS = 8
@@ -256,6 +258,10 @@ class CompiledEngine:
         table_offset = private + (1 << _BUSY_BITS if self.threads > 1 else 0)
         base = (self.threads - 1) * private
         size = base + table_offset + (2 << table_bits)
+        # The main search's table starts small when it fills it alone (the engine module's
+        # SMALL_TABLE_BITS, when solving): a short search's entries stay in the caches.
+        small = int(self._module.SMALL_TABLE_BITS)
+        self._small_bits = small if small < table_bits else 0
         # The table starts on a cache line, so that each pair of entries (32 bytes: a key's
         # slot and the other one it may be in) lies in one line: one trip to main memory.
         memory = self._arrays(_line_aligned(words.zeros(size + _LINE_WORDS), size,
@@ -272,14 +278,37 @@ class CompiledEngine:
             view[_C_STACK] = _HEAD_SIZE + moves_size + dirty_capacity
             view[_C_TABLE] = base - start + table_offset
             view[_C_BUSY] = base - start + busy
-            view[_C_TABLE_MASK] = (1 << table_bits) - 1
-            view[_C_TABLE_SHIFT] = 64 - table_bits
+            view[_C_TABLE_BITS] = table_bits
+            self._map_table(view, self._small_bits if start == base else 0)
             view[_C_BY_DISTANCE] = 1
             view[_C_NODE_LIMIT] = _NO_LIMIT
             if start != base:
                 self._helpers.append(view)
         ws[_C_INTERRUPT_CHECK] = interrupt.check_address()  # Ctrl-C stops a search
         return ws
+
+    @staticmethod
+    def _map_table(view: Any, small: int) -> None:
+        """Map the keys of the workspace ``view`` onto its whole table, and with ``small``
+        (bits) onto the table's first ``2**small`` entries until its search grows or the table
+        is emptied (see the engine module's ``SMALL_TABLE_BITS``)."""
+        view[_C_SMALL_BITS] = small
+        bits = small or int(view[_C_TABLE_BITS])
+        view[_C_TABLE_MASK] = (1 << bits) - 1
+        view[_C_TABLE_SHIFT] = 64 - bits
+
+    @contextmanager
+    def _whole_table(self) -> Iterator[None]:
+        """While several threads fill the table (a threaded solve, :meth:`shared`): every
+        thread maps keys onto the whole table, even one that empties it. Entries in the small
+        part that the main search was using, if any, are no longer found (a search of at most
+        the engine module's ``GROW_AFTER`` positions' work). Afterwards the table stays whole
+        until it is emptied."""
+        self._map_table(self._ws, 0)
+        try:
+            yield
+        finally:
+            self._ws[_C_SMALL_BITS] = self._small_bits
 
     def _warm_up(self) -> None:
         """Compile (or load) every entry point now, with the argument types used later."""
@@ -381,7 +410,8 @@ class CompiledEngine:
             sharers.append(sharer)
         self._empty = False
         try:
-            yield sharers
+            with self._whole_table():
+                yield sharers
         finally:
             _unstopped(views)  # whatever was stopped: ready for the next search
             ws[_C_INTERRUPT_CHECK] = check
@@ -780,7 +810,8 @@ class CompiledEngine:
             and not run.budgeted
         evaluations = 0 if mode & _MODE_FRESH else int(ws[_C_EVALUATIONS])
         if threaded:
-            self._threaded_root(run.state, depth, mode, run.progress)
+            with self._whole_table() if self._helpers else nullcontext():
+                self._threaded_root(run.state, depth, mode, run.progress)
         elif self._sharing:  # without the interpreter lock: beside the others
             module.search_root_parallel(run.state, first, depth, mode, ws, out)
             if ws[_C_ABORTED]:

@@ -52,7 +52,7 @@ ENTRY_POINTS = frozenset({
 })
 """The engine module's functions that Python calls (:mod:`gametree.compiled.engine`)."""
 
-CONSTANTS = ("R_SIZE",)
+CONSTANTS = ("R_SIZE", "SMALL_TABLE_BITS")
 """The engine module's constants that Python reads."""
 
 SUFFIX = ".native"
