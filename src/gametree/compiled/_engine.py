@@ -352,6 +352,30 @@ def from_table(value: int, ply: int, by_distance: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def replaced(slot: int, ws: Any) -> int:
+    """(solving) Where a new entry for the pair of ``slot`` goes: ``slot`` if it is empty, else
+    the other slot of the pair if that one is empty or has less work below it."""
+    if ws[slot + 1] == 0:
+        return slot
+    other = ws[C_TABLE] + ((slot - ws[C_TABLE]) ^ 2)
+    if ws[other + 1] == 0 or (ws[other + 1] >> _WORK_SHIFT) < (ws[slot + 1] >> _WORK_SHIFT):
+        return other
+    return slot
+
+
+@njit(cache=True, inline="always")
+def filled(slot: int, ws: Any) -> None:
+    """List ``slot``, filled for the first time since the table was emptied, among the slots
+    that emptying it clears (or mark the list overflowed: then the whole table is cleared)."""
+    count = ws[C_DIRTY_COUNT]
+    if count < ws[C_DIRTY_CAPACITY]:
+        ws[ws[C_DIRTY] + count] = slot
+        ws[C_DIRTY_COUNT] = count + 1
+    else:
+        ws[C_DIRTY_OVERFLOW] = 1
+
+
+@njit(cache=True, inline="always")
 def store(ws: Any, key: int, flip: int, ply: int, depth: int, best: int, alpha: int,
           beta: int, move: int, work: int) -> None:
     """Record the result ``best`` of a node searched with window (alpha, beta).
@@ -378,22 +402,11 @@ def store(ws: Any, key: int, flip: int, ply: int, depth: int, best: int, alpha: 
     slot = slot_of(key, ws)
     if SOLVING:
         found = entry_of(key, slot, ws)
-        if found >= 0:
-            slot = found
-        elif ws[slot + 1] != 0:
-            other = ws[C_TABLE] + ((slot - ws[C_TABLE]) ^ 2)
-            if ws[other + 1] == 0 or \
-                    (ws[other + 1] >> _WORK_SHIFT) < (ws[slot + 1] >> _WORK_SHIFT):
-                slot = other
+        slot = found if found >= 0 else replaced(slot, ws)
     old = ws[slot + 1]
     if old == 0:  # filled for the first time since the table was cleared: remember it
         ws[C_ENTRIES] += 1
-        count = ws[C_DIRTY_COUNT]
-        if count < ws[C_DIRTY_CAPACITY]:
-            ws[ws[C_DIRTY] + count] = slot
-            ws[C_DIRTY_COUNT] = count + 1
-        else:
-            ws[C_DIRTY_OVERFLOW] = 1
+        filled(slot, ws)
     elif ws[slot] ^ old == key and ((old >> 42) & 255) == stored_depth:
         old_lower = (old & _VALUE_MASK) - _VALUE_OFFSET
         old_upper = ((old >> 21) & _VALUE_MASK) - _VALUE_OFFSET
@@ -434,18 +447,10 @@ def grow(ws: Any) -> None:
             continue
         ws[at] = 0
         ws[at + 1] = 0
-        other = table + ((slot - table) ^ 2)
-        if ws[slot + 1] != 0 and (ws[other + 1] == 0 or (ws[other + 1] >> _WORK_SHIFT)
-                                  < (ws[slot + 1] >> _WORK_SHIFT)):
-            slot = other
+        slot = replaced(slot, ws)
         old = ws[slot + 1]
-        if old == 0:  # a slot filled since the table was emptied: listed, as store lists it
-            count = ws[C_DIRTY_COUNT]
-            if count < ws[C_DIRTY_CAPACITY]:
-                ws[ws[C_DIRTY] + count] = slot
-                ws[C_DIRTY_COUNT] = count + 1
-            else:
-                ws[C_DIRTY_OVERFLOW] = 1
+        if old == 0:
+            filled(slot, ws)
         else:
             ws[C_ENTRIES] -= 1  # one of the two entries is gone
             if (old >> _WORK_SHIFT) > (data >> _WORK_SHIFT):
