@@ -217,11 +217,11 @@ thread fills alone maps every key into its first ``2**16`` entries (1 MiB), unti
 has visited :data:`GROW_AFTER` positions: then :func:`grow` maps keys onto the whole table and
 moves the entries there. A short search's entries thus lie in memory that stays in the
 processor's caches from one search to the next, instead of one cache line each anywhere in the
-table (64 MiB by default): on Pons' L1_R1 set (about a thousand positions a search) a fifth less
-time, the same positions searched; his L1_R2 (350 thousand) and whole boards search as many
-positions as with the whole table from the start (docs/kernels.md, "How the engine
-searches"). 0: the whole table at once (a search without the solving hooks keeps its node
-counts)."""
+table (64 MiB by default): on Pons' L1_R1 set (about a thousand positions a search) a quarter
+less time, the same positions searched; his L1_R2 (350 thousand) and whole boards search as
+many positions as with the whole table from the start (docs/kernels.md, "A short solve uses a
+small part of the table"). 0: the whole table at once (a search without the solving hooks
+keeps its node counts)."""
 
 GROW_AFTER = 1 << SMALL_TABLE_BITS
 """(solving) The positions a search visits on the small part of the table (as many as it has
