@@ -14,7 +14,8 @@ The solver's tricks are the kernel's hooks, not special cases in the engine:
   one place, that move is forced; in two places, the game is lost; and no move is played just
   below an opponent's winning cell;
 * ``move_score`` — the number of winning cells a move creates (Pons' ``moveScore``), so moves
-  that build threats are tried first (ties keep the centre-first column order);
+  that build threats are tried first (ties keep the centre-first column order); past the
+  opening, weighted by how soon each can be played;
 * ``plies_left`` — cells still empty, which bounds every result (Pons' min/max scores);
 * ``key`` — ``current + mask``, a unique 64-bit key of the position (Pons' key: unlike the
   Python form's :meth:`~gametree.games.connect4.ConnectFour.key`, it tells a board and its mirror
@@ -53,6 +54,12 @@ TABLE_MIN_PLIES_LEFT = 10
 """Positions with fewer empty cells are searched without the table (the kernel's
 ``table_min_plies_left``): the quickest of 4, 6, 8, 10 and 12 on the empty 6x5, 7x5, 6x6
 and 7x6 boards (docs/kernels.md, "Whole-board solving hooks")."""
+COUNT_ONLY_BELOW = 16
+"""Stones before which ``move_score`` is the plain count of the threats a move creates (see
+there). Early in a game the quick wins that Pons' probes look for are double threats built
+from the most threats, which the count plays first and the weighting by height did not: his
+L1_R1 positions (4 to 14 stones) searched a third fewer positions; later, the weighting
+searches fewer on whole boards (docs/benchmarks.md, "A small table for short solves")."""
 
 
 def check_size(width: int, height: int) -> None:
@@ -195,19 +202,22 @@ def rules(*, width: int = 7, height: int = 6,
 
     @inlined
     def move_score(state: tuple[int, int, int], move: int) -> int:
-        """Threats the move creates, weighted by how soon they can be played: a winning cell
-        just above a cell playable next (12 each), two above (5), anywhere (3). A cell just
-        above one of the opponent's winning cells counts for nothing (the opponent wins or is
-        blocked first)."""
+        """The threats (winning cells) the move creates. A cell just above one of the
+        opponent's winning cells counts for nothing (the opponent wins or is blocked first).
+        Before :data:`COUNT_ONLY_BELOW` stones, their number alone (Pons' order); later, each
+        weighted by how soon it can be played: just above a cell playable next 31, two above
+        24, anywhere 19."""
         # The opponent's winning cells do not depend on the move (but for the cell it fills):
         # computed from the state alone, the engine computes them once for all the moves.
         blocked = (winning_cells(state[0] ^ state[1], state[1]) & ~move) << 1
         mine = state[0] | move
         mask = state[1] | move
         threats = winning_cells(mine, mask) & ~blocked
+        if state[2] < COUNT_ONLY_BELOW:
+            return popcount(threats)
         above = (possible(mask) << 1) & board
         return (12 * popcount(threats & above) + 5 * popcount(threats & (above << 1))
-                + 3 * popcount(threats))
+                + 19 * popcount(threats))
 
     @jit
     def can_win_next(state: tuple[int, int, int]) -> bool:
