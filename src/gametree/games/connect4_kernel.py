@@ -59,7 +59,8 @@ COUNT_ONLY_BELOW = 16
 there). Early in a game the quick wins that Pons' probes look for are double threats built
 from the most threats, which the count plays first and the weighting by height did not: his
 L1_R1 positions (4 to 14 stones) searched a third fewer positions; later, the weighting
-searches fewer on whole boards (docs/benchmarks.md, "A small table for short solves")."""
+searches fewer on whole boards (docs/benchmarks.md, "A small table for short solves, and
+Pons' order early in a game")."""
 
 
 def check_size(width: int, height: int) -> None:
