@@ -256,12 +256,12 @@ def pack(lower: int, upper: int, depth: int, move: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def table_key(state: Any, ws: Any) -> Any:
+def table_key(state: Any, mirrored: int) -> Any:
     """``(key, flip)``: the key under which ``state`` is stored, and 1 if that is the key of
     its mirror image (the smaller of the two keys, with ``mirror_key``, in a search that can
-    meet both images: ``ws[C_MIRROR]``), else 0."""
+    meet both images: ``mirrored``, the search's ``ws[C_MIRROR]``), else 0."""
     key = k_key(state)
-    if HAS_MIRROR and ws[C_MIRROR] != 0:
+    if HAS_MIRROR and mirrored != 0:
         other = k_mirror_key(state)
         if other < key:
             return other, 1
@@ -773,11 +773,13 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     key = 0
     flip = 0
     slot = 0
+    # Read once: ws is written below, so each use would load it again.
+    mirrored = ws[C_MIRROR] if HAS_MIRROR else 0
     # Each test reads "HAS_KEY and tabled", so that numba drops the table's code from the
     # engine of a kernel without a key.
     tabled = in_table(state)
     if HAS_KEY and tabled:
-        key, flip = table_key(state, ws)
+        key, flip = table_key(state, mirrored)
         slot = slot_of(key, ws)
         prefetch(ws, slot)  # the slot arrives while the moves are generated
     by_distance = ws[C_BY_DISTANCE]
@@ -894,7 +896,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                 child_key = 0
                 child_slot = 0
                 if etc:  # the entry's load overlaps the bound's computation
-                    child_key, _ = table_key(end, ws)
+                    child_key, _ = table_key(end, mirrored)
                     child_slot = slot_of(child_key, ws)
                     prefetch(ws, child_slot)
                 elif HAS_KEY and tabled and in_table(end):
@@ -902,7 +904,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                     # during this look and the ordering. (Asked for only when the child's
                     # search began, it kept that search waiting on main memory: a sixth of a
                     # whole board's time, most of it at the first child, searched at once.)
-                    prefetch(ws, slot_of(table_key(end, ws)[0], ws))
+                    prefetch(ws, slot_of(table_key(end, mirrored)[0], ws))
                 if HAS_UPPER_BOUND:
                     bound = k_upper_bound(end)
                     high = bound_value(bound, end_ply)
@@ -952,7 +954,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
         # the caches, so each is a trip to main memory) instead of waiting in turn. (A node
         # that looked at its children has asked for their slots already.)
         for i in range(1, count):
-            prefetch(ws, slot_of(table_key(k_play(state, ws[row + i]), ws)[0], ws))
+            prefetch(ws, slot_of(table_key(k_play(state, ws[row + i]), mirrored)[0], ws))
     keys = row + MAX_MOVES
     # Threads (ABDADA): with busy marks (several threads), a move after the first whose
     # position another thread is searching now is deferred to after the others.
