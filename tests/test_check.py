@@ -846,19 +846,3 @@ def test_a_forced_reply_that_is_not_the_kernels_non_losing_moves_is_caught() -> 
              if finding.method == "kernel forced_reply"]
     assert found, report.text()
     assert "where non_losing_moves gives" in found[0].message
-
-
-def never_meeting(state: Any) -> bool:
-    return False
-
-
-def test_a_mirrors_meet_that_denies_mirror_images_met_is_caught() -> None:
-    # The playouts meet the board after each first move, so the start leads to mirror images
-    # (a stone in the first column, one in the last): a search from there would meet both.
-    right = check_game(ConnectFourWithKernel(), compiled=False)
-    assert "its mirrors_meet says True at the" in right.text()
-    report = check_game(ConnectFourWithKernel(mirrors_meet=never_meeting), compiled=False)
-    found = [finding for finding in problems(report, "kernel")
-             if finding.method == "kernel mirrors_meet"]
-    assert found, report.text()
-    assert "a position and its mirror image are both reached from it" in found[0].message

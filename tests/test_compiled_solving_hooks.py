@@ -1,7 +1,7 @@
-"""The solving hooks of a kernel (``mirror_key``, ``mirrors_meet``, ``upper_bound``,
-``enhanced_cutoffs``, ``forced_reply``: see docs/kernels.md): each agrees with plain search on
-positions of every built-in game that provides them (Connect Four), and a kernel without them
-is searched as before."""
+"""The solving hooks of a kernel (``mirror_key``, ``upper_bound``, ``enhanced_cutoffs``,
+``forced_reply``: see docs/kernels.md): each agrees with plain search on positions of every
+built-in game that provides them (Connect Four), and a kernel without them is searched as
+before."""
 
 from __future__ import annotations
 
@@ -79,32 +79,6 @@ def test_mirror_key_is_the_key_of_the_mirror_image(width: int, height: int) -> N
         image = form.encode(play_line(game, [width - 1 - column for column in line]))
         assert rules["mirror_key"](state) == rules["key"](image)
         assert rules["mirror_key"](image) == rules["key"](state)
-
-
-@pytest.mark.parametrize(("width", "height", "stones"), [(4, 4, 3), (5, 4, 6)])
-def test_mirrors_meet_says_false_only_where_no_mirror_images_are_reached(
-        width: int, height: int, stones: int) -> None:
-    # From random positions, every position reachable: where the hook says False, no two of
-    # them are mirror images of each other; it says False at some and True at others.
-    game = ConnectFour(width, height)
-    form = connect4_kernel.compiled_form(game)
-    rules = form.kernel.python_rules()
-    rng = random.Random(width * height + stones)
-    answers = set()
-    for line in islice(random_lines(game, rng, stones, stones + 2), 16):
-        root = form.encode(play_line(game, line))
-        meet = rules["mirrors_meet"](root)
-        answers.add(meet)
-        keys, mirrors = set(), set()
-        for state in reachable(game, play_line(game, line)):
-            encoded = form.encode(state)
-            key, mirror = rules["key"](encoded), rules["mirror_key"](encoded)
-            keys.add(key)
-            if mirror != key:
-                mirrors.add(mirror)
-        assert meet or not keys & mirrors, line
-    assert answers == {True, False}
-    assert rules["mirrors_meet"](form.encode(game.initial_state()))
 
 
 def upper_bounds_on_random_positions(game: ConnectFour, seed: int, count: int, shortest: int,
@@ -196,16 +170,6 @@ def rules_without(*, width: int, height: int, dropped: tuple[str, ...], jit: Any
     return {name: function for name, function in rules.items() if name not in dropped}
 
 
-def never_meeting(state: Any) -> bool:
-    return False
-
-
-def rules_never_meeting(*, width: int, height: int, jit: Any) -> Any:
-    """Connect Four's rules with a ``mirrors_meet`` that always says False (a rules factory)."""
-    return {**connect4_kernel.rules(width=width, height=height, jit=jit),
-            "mirrors_meet": jit(never_meeting)}
-
-
 def kernel_without(width: int, height: int, dropped: tuple[str, ...], what: str, *,
                    table_min_plies_left: int = connect4_kernel.TABLE_MIN_PLIES_LEFT) -> Kernel:
     """Connect Four's kernel without the rules named in ``dropped`` (``what`` names them, and
@@ -248,48 +212,6 @@ def test_hooks_that_need_others_are_refused() -> None:
     with pytest.raises(KernelError, match="upper_bound needs the threat hooks"):
         Kernel.from_functions("no threats", initial_state=(0, 0, 0), max_moves=4,
                               max_plies=16, functions=rules, winner_moves_last=True)
-    rules = dict(connect4_kernel.kernel(4, 4).python_rules())
-    del rules["mirror_key"]
-    with pytest.raises(KernelError, match="mirrors_meet needs mirror_key"):
-        Kernel.from_functions("no mirror key", initial_state=(0, 0, 0), max_moves=4,
-                              max_plies=16, functions=rules, winner_moves_last=True)
-
-
-@pytest.mark.slow  # compiles a second 5x4 kernel
-def test_mirrors_meet_changes_the_work_never_values() -> None:
-    # Without the hook every search keys positions by both images. Where the hook says
-    # False, no position meets its image: the same positions are searched; where it says
-    # True (the empty board among them) the search is the same as without it.
-    hooked = connect4_kernel.kernel(5, 4)
-    always = kernel_without(5, 4, ("mirrors_meet",), "mirrors_meet")
-    game = ConnectFour(5, 4)
-    states = encoded_positions(game, 45, 40, (2, 10), start=True)
-    meets = [connect4_kernel.compiled_form(game).kernel.python_rules()["mirrors_meet"](state)
-             for state in states]
-    assert True in meets and False in meets
-    for weak in (True, False):
-        with_hook = engine_for(hooked).solve_many(states, weak=weak)
-        without = engine_for(always).solve_many(states, weak=weak)
-        assert with_hook.values == without.values
-        assert with_hook.nodes == without.nodes
-    # A hook that always says False (wrong at the empty board) is still obeyed: the search
-    # keys positions by one image only, and searches more positions for the same values.
-    never = Kernel.from_factory("Connect Four 5x4, mirrors never meeting", rules_never_meeting,
-                                initial_state=(0, 0, 0), max_moves=5, max_plies=20,
-                                parameters={"width": 5, "height": 4}, winner_moves_last=True,
-                                table_min_plies_left=connect4_kernel.TABLE_MIN_PLIES_LEFT)
-    unmirrored = engine_for(never).solve_many(states)
-    assert unmirrored.values == with_hook.values
-    assert unmirrored.nodes[0] > with_hook.nodes[0]  # the empty board
-    # One warm table, keyed one way and the other in turn, after the other kernel's searches:
-    # every value and best move is that of a search from an empty table.
-    engine = engine_for(hooked)
-    engine.new_search()
-    for state in states:
-        engine_for(always).search(state)
-        warm = engine.search(state)
-        fresh = engine.search(state, fresh=True)
-        assert (warm.value, warm.best_move) == (fresh.value, fresh.best_move)
 
 
 @pytest.mark.parametrize(("width", "height"), [(4, 4), (5, 4), (7, 6), (8, 7)])

@@ -677,10 +677,7 @@ class _Checker:
                       "moves (in order), outcome, evaluate and next states" + (
                           f"; its forced_reply says what its non_losing_moves says at the "
                           f"{values['forced replies']} states where the mover cannot win at "
-                          f"once" if values["forced replies"] else "") + (
-                          f"; its mirrors_meet says True at the {values['mirror meetings']} "
-                          "states from which a position and its mirror image were both met"
-                          if values["mirror meetings"] else ""),
+                          f"once" if values["forced replies"] else ""),
             "values": f"{values['tiers exact']} exact and {values['tiers limited']} "
                       f"depth-{VALUE_DEPTH} searches: the compiled engine's values equal the "
                       "Python tier's" + (f"; the kernel's upper_bound held at the "

@@ -114,23 +114,6 @@ def _compiled_form(checker: _Checker) -> CompiledForm[Any, Any] | None:
     return found
 
 
-def _ancestors(node: _Node, parents: dict[int, list[_Node]]) -> set[Any]:
-    """The states of ``node`` and of every node met that leads to it."""
-    found = {node.position.state}
-    waiting = [node]
-    while waiting:
-        for parent in parents.get(id(waiting.pop()), []):
-            if parent.position.state not in found:
-                found.add(parent.position.state)
-                waiting.append(parent)
-    return found
-
-
-def _line_text(position: _Position) -> str:
-    """The moves that lead to ``position``, as text."""
-    return " ".join(position.line) if position.line else "the initial state"
-
-
 class _KernelComparison:
     """The kernel's rules, run as plain Python, against the game's on the states met."""
 
@@ -189,9 +172,7 @@ class _KernelComparison:
     def compare_mirror_keys(self, nodes: list[_Node]) -> None:
         """The kernel's ``mirror_key`` (a solving hook), where it has one: a state met whose
         key is another's mirror key must be a position like it (the same player to move,
-        outcome and number of moves), since the table gives both one entry. Where the kernel
-        has ``mirrors_meet`` too, it must say True at every state met from which such a pair
-        was reached."""
+        outcome and number of moves), since the table gives both one entry."""
         rules = self.form.kernel.python_rules()
         if "mirror_key" not in rules:
             return
@@ -200,7 +181,8 @@ class _KernelComparison:
         for node in nodes:
             if node.player is _RAISED or node.outcome is _RAISED:
                 continue
-            encoded = self.encoded(node)
+            encoded = self.kernel_call("compiled_form().encode", node.position,
+                                       self.form.encode, node.position.state)
             if encoded is _RAISED:
                 continue
             key = self.kernel_call("kernel key", node.position, rules["key"], encoded)
@@ -209,7 +191,6 @@ class _KernelComparison:
             if key is not _RAISED and mirror is not _RAISED:
                 by_key[key] = node
                 mirrors.append((node, mirror))
-        pairs: list[tuple[_Node, _Node]] = []
         for node, mirror in mirrors:
             image = by_key.get(mirror)
             if image is None:
@@ -220,46 +201,6 @@ class _KernelComparison:
                                   "gives the key of a state with another player to move, "
                                   "outcome or number of moves: the table would share their "
                                   "values", node.position)
-            elif image is not node:
-                pairs.append((node, image))
-        if "mirrors_meet" in rules:
-            self.compare_mirrors_meet(nodes, pairs, rules["mirrors_meet"])
-
-    def compare_mirrors_meet(self, nodes: list[_Node], pairs: list[tuple[_Node, _Node]],
-                             mirrors_meet: Callable[..., Any]) -> None:
-        """``mirrors_meet`` says True at every state met that leads (along the moves met) to
-        both states of a pair of mirror images met: a search from there meets both."""
-        parents: dict[int, list[_Node]] = {}
-        by_state = {node.position.state: node for node in nodes}
-        for node in nodes:
-            for child in node.children:
-                if child is not _RAISED and child in by_state:
-                    parents.setdefault(id(by_state[child]), []).append(node)
-        answers: dict[int, Any] = {}
-        for node, image in pairs:
-            for root in _ancestors(node, parents) & _ancestors(image, parents):
-                ancestor = by_state[root]
-                if id(ancestor) in answers:
-                    continue
-                encoded = self.encoded(ancestor)
-                meet = _RAISED if encoded is _RAISED else self.kernel_call(
-                    "kernel mirrors_meet", ancestor.position, mirrors_meet, encoded)
-                answers[id(ancestor)] = meet
-                if meet is _RAISED:
-                    continue
-                if meet:
-                    self.checker.value_counts["mirror meetings"] += 1
-                else:
-                    self.checker.fail("kernel", "kernel mirrors_meet", "says False",
-                                      "says False, yet a position and its mirror image are "
-                                      f"both reached from it: {_line_text(node.position)} "
-                                      f"and {_line_text(image.position)} (the search from it "
-                                      "would not share their table entry)", ancestor.position)
-
-    def encoded(self, node: _Node) -> Any:
-        """The kernel state of ``node`` (or ``_RAISED``)."""
-        return self.kernel_call("compiled_form().encode", node.position, self.form.encode,
-                                node.position.state)
 
     def kernel_call(self, method: str, position: _Position, function: Callable[..., Any],
                     *args: Any) -> Any:

@@ -84,7 +84,6 @@ k_non_losing_moves: Any = None
 k_plies_left: Any = None
 k_state_from_row: Any = None
 k_mirror_key: Any = None
-k_mirrors_meet: Any = None
 k_upper_bound: Any = None
 k_enhanced_cutoffs: Any = None
 k_forced_reply: Any = None
@@ -172,10 +171,7 @@ C_SMALL_BITS = 40
 """log2 of the table's entries, and of its small first part's (0 if the table is always used
 whole): the engine sets both. ``C_TABLE_MASK`` and ``C_TABLE_SHIFT`` map keys onto the part in
 use (see :func:`slot_of`, :data:`SMALL_TABLE_BITS`)."""
-C_MIRROR = 41
-"""1 while the search keys positions by the smaller of their two images' keys (see
-:func:`table_key`), else 0: set from the root of each search (:func:`mirror_from`)."""
-HEAD_SIZE = 42
+HEAD_SIZE = 41
 
 BUSY_BITS = 12
 """log2 of the busy marks' slots (see "Threads" above): a few per thread are in use at once."""
@@ -256,26 +252,15 @@ def pack(lower: int, upper: int, depth: int, move: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def table_key(state: Any, mirrored: int) -> Any:
+def table_key(state: Any) -> Any:
     """``(key, flip)``: the key under which ``state`` is stored, and 1 if that is the key of
-    its mirror image (the smaller of the two keys, with ``mirror_key``, in a search that can
-    meet both images: ``mirrored``, the search's ``ws[C_MIRROR]``), else 0."""
+    its mirror image (the smaller of the two keys, with ``mirror_key``), else 0."""
     key = k_key(state)
-    if HAS_MIRROR and mirrored != 0:
+    if HAS_MIRROR:
         other = k_mirror_key(state)
         if other < key:
             return other, 1
     return key, 0
-
-
-@njit(cache=True, inline="always")
-def mirror_from(root: Any, ws: Any) -> None:
-    """Key the search from ``root`` by both images (``ws[C_MIRROR]``) only if it can meet a
-    position and its mirror image (the kernel's ``mirrors_meet``): otherwise the mirror key
-    costs every position its computation and merges none. Either way a key names one
-    position, whose entry any later search may use (an entry stored from the other image
-    gives its value, not its best move), so the choice changes only the work."""
-    ws[C_MIRROR] = 1 if HAS_MIRROR and k_mirrors_meet(root) else 0
 
 
 @njit(cache=True, inline="always")
@@ -773,13 +758,11 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     key = 0
     flip = 0
     slot = 0
-    # Read once: ws is written below, so each use would load it again.
-    mirrored = ws[C_MIRROR] if HAS_MIRROR else 0
     # Each test reads "HAS_KEY and tabled", so that numba drops the table's code from the
     # engine of a kernel without a key.
     tabled = in_table(state)
     if HAS_KEY and tabled:
-        key, flip = table_key(state, mirrored)
+        key, flip = table_key(state)
         slot = slot_of(key, ws)
         prefetch(ws, slot)  # the slot arrives while the moves are generated
     by_distance = ws[C_BY_DISTANCE]
@@ -896,7 +879,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                 child_key = 0
                 child_slot = 0
                 if etc:  # the entry's load overlaps the bound's computation
-                    child_key, _ = table_key(end, mirrored)
+                    child_key, _ = table_key(end)
                     child_slot = slot_of(child_key, ws)
                     prefetch(ws, child_slot)
                 elif HAS_KEY and tabled and in_table(end):
@@ -904,7 +887,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
                     # during this look and the ordering. (Asked for only when the child's
                     # search began, it kept that search waiting on main memory: a sixth of a
                     # whole board's time, most of it at the first child, searched at once.)
-                    prefetch(ws, slot_of(table_key(end, mirrored)[0], ws))
+                    prefetch(ws, slot_of(table_key(end)[0], ws))
                 if HAS_UPPER_BOUND:
                     bound = k_upper_bound(end)
                     high = bound_value(bound, end_ply)
@@ -954,7 +937,7 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
         # the caches, so each is a trip to main memory) instead of waiting in turn. (A node
         # that looked at its children has asked for their slots already.)
         for i in range(1, count):
-            prefetch(ws, slot_of(table_key(k_play(state, ws[row + i]), mirrored)[0], ws))
+            prefetch(ws, slot_of(table_key(k_play(state, ws[row + i]))[0], ws))
     keys = row + MAX_MOVES
     # Threads (ABDADA): with busy marks (several threads), a move after the first whose
     # position another thread is searching now is deferred to after the others.
@@ -1329,7 +1312,6 @@ def search_moves(state: Any, first: int, depth: int, mode: int, ws: Any, out: An
     weak = (mode & MODE_WEAK) != 0
     exhaustive = depth >= EXHAUSTIVE
     zero = np.int64(0)
-    mirror_from(state, ws)
     if exhaustive:
         value = solve(state, zero, weak, ws)
     elif depth == 0:
@@ -1447,10 +1429,8 @@ def solve_many(states: Any, weak: bool, results: Any, nodes: Any, ticks: Any,
             break
         clear(ws)
         ws[C_NODES] = 0  # each solve counts its own positions, as a search does
-        state = k_state_from_row(states[i])
-        mirror_from(state, ws)
         started: int = cycles()
-        results[i] = solve(state, zero, weak, ws)
+        results[i] = solve(k_state_from_row(states[i]), zero, weak, ws)
         ticks[i] = cycles() - started
         nodes[i] = ws[C_NODES]
 

@@ -52,7 +52,6 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
     "non_losing_moves": ("state", "out"),
     "plies_left": ("state",),
     "mirror_key": ("state",),
-    "mirrors_meet": ("state",),
     "upper_bound": ("state",),
     "enhanced_cutoffs": ("state",),
     "forced_reply": ("state",),
@@ -73,8 +72,6 @@ DUTIES: dict[str, str] = {
                         "out[0], out[1], ... and return how many there are",
     "plies_left": "return the most plies the game can still last",
     "mirror_key": "return the key of the position's mirror image",
-    "mirrors_meet": "return False only if no two positions reached from the state are mirror "
-                    "images of each other",
     "upper_bound": "return NO_UPPER_BOUND, 0 (a draw at best) or -k (a loss within k plies "
                    "at the latest)",
     "enhanced_cutoffs": "return True where the children are worth looking up in the table",
@@ -207,7 +204,6 @@ class _InitialState:
         utility = self.integer("outcome", state)
         self.integer("evaluate", state)
         self.integer("key", state)
-        self.integer("mirrors_meet", state)
         left = self.integer("plies_left", state)
         if left is not _SKIPPED and left < 0:
             raise self.wrong("plies_left", left, DUTIES["plies_left"])

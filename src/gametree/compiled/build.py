@@ -211,10 +211,6 @@ def _default_mirror_key(state: Any) -> int:
     return 0
 
 
-def _default_mirrors_meet(state: Any) -> bool:
-    return True
-
-
 def _default_upper_bound(state: Any) -> int:
     return ONGOING
 
@@ -319,8 +315,7 @@ def binding(kernel: Kernel, jit: Callable[..., Any]) -> dict[str, Any]:
         "evaluate": _default_evaluate, "key": _default_key,
         "move_score": _default_move_score, "can_win_next": _default_can_win_next,
         "non_losing_moves": _default_non_losing_moves, "plies_left": _default_plies_left,
-        "mirror_key": _default_mirror_key, "mirrors_meet": _default_mirrors_meet,
-        "upper_bound": _default_upper_bound,
+        "mirror_key": _default_mirror_key, "upper_bound": _default_upper_bound,
         "enhanced_cutoffs": _default_enhanced_cutoffs, "forced_reply": _default_forced_reply,
     }
     bound: dict[str, Any] = {}

@@ -34,9 +34,6 @@ Four solver — see docs/kernels.md for the exact promises they make)
 Solving hooks (optional, each alone; docs/kernels.md, "Whole-board solving hooks")
     ``mirror_key(state) -> int``: ``key`` of the state's mirror image (a position of the same
     value), so that both images share one table entry. Needs ``key``.
-    ``mirrors_meet(state) -> bool``: whether a search from ``state`` can meet a position and
-    its mirror image; where it cannot (False), the search leaves ``mirror_key`` unused (it
-    would merge nothing). Only the work changes, never a value. Needs ``mirror_key``.
     ``upper_bound(state) -> int``: what the player to move can get at most, known without a
     search: :data:`NO_UPPER_BOUND` (nothing known), 0 (a draw at best) or ``-k`` (a loss
     within ``k`` plies at the latest). Needs the threat hooks.
@@ -82,8 +79,8 @@ OPTIONAL: tuple[str, ...] = ("evaluate", "key", "move_score")
 THREAT_HOOKS: tuple[str, ...] = ("can_win_next", "non_losing_moves", "plies_left")
 """The hooks of Pons-style solving: all three, or none (``plies_left`` may come alone)."""
 
-SOLVER_HOOKS: tuple[str, ...] = ("mirror_key", "mirrors_meet", "upper_bound",
-                                  "enhanced_cutoffs", "forced_reply")
+SOLVER_HOOKS: tuple[str, ...] = ("mirror_key", "upper_bound", "enhanced_cutoffs",
+                                  "forced_reply")
 """Whole-board solving hooks (each optional, see docs/kernels.md): ``mirror_key`` needs
 ``key``; ``upper_bound``, ``enhanced_cutoffs`` and ``forced_reply`` need the threat hooks."""
 
@@ -203,8 +200,6 @@ class Kernel:
                                   f"({', '.join(THREAT_HOOKS)})")
         if "mirror_key" in names and "key" not in names and self.state_size != 0:
             raise KernelError(f"kernel {self.name}: mirror_key needs key")
-        if "mirrors_meet" in names and "mirror_key" not in names:
-            raise KernelError(f"kernel {self.name}: mirrors_meet needs mirror_key")
         if self.table_min_plies_left < 0:
             raise KernelError(f"kernel {self.name}: table_min_plies_left must be at least 0, "
                               f"got {self.table_min_plies_left}")

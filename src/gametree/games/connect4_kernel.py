@@ -91,11 +91,6 @@ def rules(*, width: int = 7, height: int = 6,
     column_masks = tuple(((1 << height) - 1) << (col * h1) for col in game.order)
     h2 = height + 2
     column1 = (1 << h1) - 1  # one column with its spare bit
-    # The mirror image swaps each column of the left half with its partner on the right
-    # (the shift between them) and keeps the middle one of an odd width.
-    column_pairs = tuple((column1 << (col * h1), (width - 1 - 2 * col) * h1)
-                         for col in range(width // 2))
-    middle_column = column1 << (width // 2 * h1) if width % 2 else 0
     # Rows 2, 4, ... counted from 1 (Allis' "even" cells): with an even height, a player who
     # answers every move in the same column (claimeven) takes all of them.
     even_cells = sum(((1 << height) - 1) // 3 << (col * h1 + 1) for col in range(width))
@@ -263,22 +258,14 @@ def rules(*, width: int = 7, height: int = 6,
     @jit
     def mirror(bits: int) -> int:
         """A bitboard reflected left to right."""
-        result = bits & middle_column
-        for left, shift in column_pairs:
-            result |= ((bits & left) << shift) | ((bits >> shift) & left)
+        result = 0
+        for col in range(width):
+            result |= ((bits >> (col * h1)) & column1) << ((width - 1 - col) * h1)
         return result
 
     @jit
     def mirror_key(state: tuple[int, int, int]) -> int:
         return mirror(state[0] + state[1])
-
-    @jit
-    def mirrors_meet(state: tuple[int, int, int]) -> bool:
-        """Can a search from ``state`` meet a position and its mirror image? Both hold every
-        stone of ``state`` and of its mirror image, so not if a cell holds one player's stone
-        here and the other's in the mirror image."""
-        current = state[0]
-        return current & mirror(current ^ state[1]) == 0
 
     @jit
     def outrun(mine: int, theirs: int, mask: int) -> bool:
@@ -340,8 +327,7 @@ def rules(*, width: int = 7, height: int = 6,
         "to_move": to_move, "moves": moves, "play": play, "outcome": outcome,
         "evaluate": evaluate, "key": key, "move_score": move_score,
         "can_win_next": can_win_next, "non_losing_moves": non_losing_moves,
-        "plies_left": plies_left, "mirror_key": mirror_key, "mirrors_meet": mirrors_meet,
-        "upper_bound": upper_bound,
+        "plies_left": plies_left, "mirror_key": mirror_key, "upper_bound": upper_bound,
         "enhanced_cutoffs": enhanced_cutoffs, "forced_reply": forced_reply,
     }
 
