@@ -324,8 +324,14 @@ def clear_share(ws: Any, share: int, shares: int, whole: bool) -> None:
     ws[C_DIRTY_OVERFLOW] = 0
     ws[C_ENTRIES] = 0
     ws[C_LAST_KNOWN] = 0  # an emptied table knows no last value either
-    bits = ws[C_SMALL_BITS] if ws[C_SMALL_BITS] != 0 else ws[C_TABLE_BITS]
-    ws[C_TABLE_MASK] = (1 << bits) - 1  # an emptied table starts small again
+    # An emptied table starts small again.
+    map_keys(ws[C_SMALL_BITS] if ws[C_SMALL_BITS] != 0 else ws[C_TABLE_BITS], ws)
+
+
+@njit(cache=True, inline="always")
+def map_keys(bits: int, ws: Any) -> None:
+    """Map keys onto the table's first ``2**bits`` entries (see :func:`slot_of`)."""
+    ws[C_TABLE_MASK] = (1 << bits) - 1
     ws[C_TABLE_SHIFT] = 64 - bits
 
 
@@ -433,8 +439,7 @@ def grow(ws: Any) -> None:
     bits = ws[C_TABLE_BITS]
     if small == 1 << bits:  # whole already
         return
-    ws[C_TABLE_MASK] = (1 << bits) - 1
-    ws[C_TABLE_SHIFT] = 64 - bits
+    map_keys(bits, ws)
     table = ws[C_TABLE]
     for i in range(small):
         at = table + 2 * i
