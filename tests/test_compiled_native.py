@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import types
@@ -62,7 +63,8 @@ for _ in range(int(sys.argv[1])):
 made = {first.kernel.name: first}
 answer = searches(lambda kernel: made.get(kernel.name) or CompiledEngine(kernel, table_bits=16))
 print(json.dumps({"engine": type(first._module).__name__, "numba": "numba" in sys.modules,
-                  "numpy": "numpy" in sys.modules, **answer}))
+                  "numpy": "numpy" in sys.modules, "llvmlite": "llvmlite" in sys.modules,
+                  **answer}))
 """
 
 
@@ -108,6 +110,8 @@ def test_a_new_process_searches_from_the_images_without_numba_or_numpy() -> None
     found = probe()
     assert found.pop("engine") == "NativeEngine"
     assert (found.pop("numba"), found.pop("numpy")) == (False, False)
+    # Opened as shared libraries, where this machine has a linker: not even llvmlite.
+    assert found.pop("llvmlite") is (linker() is None)
     assert found == expected
 
 
@@ -115,7 +119,7 @@ def test_an_engine_called_often_turns_to_numba_with_the_same_answers() -> None:
     expected = through_numba()
     found = probe(calls=native.PROMOTE_AFTER)
     # Promoted: numba's dispatchers from then on, given numpy's views of the same arrays.
-    assert (found.pop("numba"), found.pop("numpy")) == (True, True)
+    assert (found.pop("numba"), found.pop("numpy"), found.pop("llvmlite")) == (True,) * 3
     found.pop("engine")
     assert found == expected
 
@@ -126,17 +130,47 @@ def test_every_entry_point_the_engine_calls_has_an_image() -> None:
             "clock"} <= entries
 
 
+def linker() -> str | None:
+    """The system's linker, which makes the images' shared libraries: on every machine CI
+    runs on (Debian's binutils, which gcc brings); elsewhere its tests skip."""
+    found = shutil.which("ld")
+    if found is None and os.environ.get("CI") == "true":
+        pytest.fail("CI's machine has no ld: the images' libraries are not tested")
+    return found
+
+
+def needs_linker() -> None:
+    if linker() is None:
+        pytest.skip("no linker (ld) on this machine: the images get no shared libraries")
+
+
 def rewrite(path: Path, target: Path, change: Any) -> None:
+    """Copy the image ``path`` to ``target`` with its header changed by ``change``, and its
+    shared library beside it (as it was)."""
     header, _, code = path.read_bytes().partition(b"\n")
     document = json.loads(header)
+    if document["library"] is not None:
+        shutil.copy(path.parent / document["library"]["file"], target.parent)
     change(document)
     target.write_bytes(json.dumps(document).encode() + b"\n" + code)
 
 
+def on_host(change: Any) -> Any:
+    """``change`` to a header's machine, made to its library's host as well: a machine that
+    differs in that differs for both ways of loading an image."""
+    def both(header: dict[str, Any]) -> None:
+        change(header["machine"])
+        if header["library"] is not None:
+            change(header["library"]["host"])
+    return both
+
+
 @pytest.mark.parametrize("change", [
-    pytest.param(lambda header: header["machine"].update(cpu="another"), id="another-cpu"),
-    pytest.param(lambda header: header["machine"].update(python=[3, 0]), id="another-python"),
-    pytest.param(lambda header: header["machine"]["settings"].update(NUMBA_OPT="0"),
+    pytest.param(lambda header: (header["machine"].update(cpu="another"),
+                                 header["library"] and header["library"]["host"].update(
+                                     processor="another")), id="another-cpu"),
+    pytest.param(on_host(lambda machine: machine.update(python=[3, 0])), id="another-python"),
+    pytest.param(on_host(lambda machine: machine["settings"].update(NUMBA_OPT="0")),
                  id="other-numba-settings"),
     pytest.param(lambda header: header["imports"].append("gametree_no_such_symbol"),
                  id="a-missing-symbol"),
@@ -149,6 +183,73 @@ def test_images_that_do_not_fit_are_not_used(tmp_path: Path, change: Any) -> Non
         rewrite(path, tmp_path / path.name, change)
     module = images()[0].name.split(".")[0]
     assert native.load(tmp_path, module, lambda: None) is None
+
+
+def module_of(tmp_path: Path, change: Any = lambda header: None) -> str:
+    """The 4x4 kernel's images copied into ``tmp_path`` (their headers changed by ``change``)
+    with their libraries; the generated module's name."""
+    for path in images():
+        rewrite(path, tmp_path / path.name, change)
+    return images()[0].name.split(".")[0]
+
+
+def llvm_spied(monkeypatch: pytest.MonkeyPatch, *, allowed: bool) -> list[str]:
+    """Record each use of LLVM by the loader (failing it if not ``allowed``)."""
+    used: list[str] = []
+    for name in ("_llvm", "_machine"):
+        real = getattr(native, name)
+
+        def spy(real: Any = real, name: str = name) -> Any:
+            used.append(name)
+            assert allowed, f"LLVM asked for ({name}) where a library serves"
+            return real()
+        monkeypatch.setattr(native, name, spy)
+    return used
+
+
+def test_images_with_libraries_load_without_llvm(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    needs_linker()
+    module = module_of(tmp_path)
+    assert all(json.loads(path.read_bytes().partition(b"\n")[0])["library"]
+               for path in tmp_path.glob(f"*{native.SUFFIX}"))
+    through_llvm = native.load(images()[0].parent, module, lambda: None)
+    assert through_llvm is not None
+    llvm_spied(monkeypatch, allowed=False)
+    engine = native.load(tmp_path, module, lambda: None)
+    assert engine is not None
+    assert engine.status((0, 0, 0)) == (0, -(2**62))
+    for move in range(4):
+        assert engine.play((0, 0, 0), move) == through_llvm.play((0, 0, 0), move)
+
+
+def spoil_library(tmp_path: Path, how: str) -> None:
+    for library in tmp_path.glob("*.so"):
+        if how == "damaged":
+            data = bytearray(library.read_bytes())
+            data[len(data) // 2] ^= 0xFF
+            library.write_bytes(bytes(data))
+        else:
+            library.unlink()
+
+
+@pytest.mark.parametrize("spoil", ["damaged", "missing", "another-processor"])
+def test_a_library_that_does_not_serve_leaves_its_image_to_llvm(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spoil: str) -> None:
+    # LLVM's view of the machine is unchanged: the image itself still fits.
+    needs_linker()
+    def processor(header: dict[str, Any]) -> None:
+        if spoil == "another-processor":
+            header["library"]["host"].update(processor="another")
+
+    module = module_of(tmp_path, processor)
+    if spoil != "another-processor":
+        spoil_library(tmp_path, spoil)
+    used = llvm_spied(monkeypatch, allowed=True)
+    engine = native.load(tmp_path, module, lambda: None)
+    assert engine is not None
+    assert engine.status((0, 0, 0)) == (0, -(2**62))
+    assert "_llvm" in used and "_machine" in used
 
 
 def test_images_as_written_load() -> None:

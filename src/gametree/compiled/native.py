@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from . import sharedlib
 from .words import Words
 
 ENTRY_POINTS = frozenset({
@@ -114,13 +115,19 @@ def export(folder: Path, module: str, entry: str, *, argument_types: Any, return
         return
     if None in flat or _flat_count(arguments) != len(flat):
         return
+    name = f"{module}.{entry}.{hashlib.sha256(repr(arguments).encode()).hexdigest()[:12]}"
+    try:
+        library = sharedlib.make(folder, name, code, sorted(set(imports) & _HELPERS),
+                                 _stub_object, _settings())
+    except OSError:  # the library is an optimisation of an optimisation: the image goes on
+        library = None
     header = {
         "format": FORMAT, "entry": entry, "symbol": symbol,
         "arguments": arguments, "flat": flat, "returns": returned, "nogil": nogil,
         "imports": imports, "machine": _machine(),
         "constants": constants, "sha256": hashlib.sha256(code).hexdigest(),
+        "library": library,
     }
-    name = f"{module}.{entry}.{hashlib.sha256(repr(arguments).encode()).hexdigest()[:12]}"
     path = folder / f"{name}{SUFFIX}"
     temporary = folder / f"{name}.tmp.{os.getpid()}"
     try:
@@ -220,7 +227,21 @@ def _machine() -> dict[str, Any]:
         features = ""
     return {"triple": llvm.get_process_triple(), "cpu": llvm.get_host_cpu_name(),
             "features": features, "python": list(sys.version_info[:2]),
-            "settings": {name: os.environ.get(name) for name in _SETTINGS}}
+            "settings": _settings()}
+
+
+def _settings() -> dict[str, str | None]:
+    return {name: os.environ.get(name) for name in _SETTINGS}
+
+
+def _stub_object(helpers: list[str]) -> bytes:
+    """Object code defining each of numba's ``helpers`` as a function that returns 0 (the
+    stand-ins of :func:`_stand_in`, for a shared library)."""
+    llvm = _llvm()
+    module = llvm.parse_assembly("".join(
+        f"define i64 @{name}() {{\n  ret i64 0\n}}\n" for name in helpers))
+    machine = llvm.Target.from_default_triple().create_target_machine(reloc="pic")
+    return bytes(machine.emit_object(module))
 
 
 # -- loading images (in any process) -----------------------------------------------------------
@@ -392,8 +413,10 @@ class NativeEngine:
     of a start-up that a small board's whole solve is measured with."""
 
     def __init__(self, images: dict[str, list[tuple[dict[str, Any], bytes]]],
-                 fallback: Callable[[], Any]) -> None:
+                 fallback: Callable[[], Any], folder: Path) -> None:
         self._fallback = fallback
+        self._folder = folder
+        """Where the images and their libraries are."""
         self._unlinked = dict(images)
         """The images of the entry points not linked yet, by entry point."""
         self.calls = [0]
@@ -411,7 +434,7 @@ class NativeEngine:
                 callers = []
                 for header, code in images:
                     try:
-                        address = _link(header, code)
+                        address = _link(header, code, self._folder)
                     except (RuntimeError, OSError, TypeError, AttributeError):
                         # LLVM refused the object, or this system has no process-wide symbol
                         # lookup through ctypes (Windows): through numba, then
@@ -441,7 +464,7 @@ class NativeEngine:
         return _ThroughNumba(self._fallback, name)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("_fallback", "_unlinked", "native"):
+        if name.startswith("__") or name in ("_fallback", "_folder", "_unlinked", "native"):
             raise AttributeError(name)
         # An entry point with images links here (or waits while another thread links it).
         if name in self.native and self.link(name):
@@ -509,12 +532,16 @@ def load(folder: Path, module: str, fallback: Callable[[], Any]) -> NativeEngine
             headers.append(read)
     if not any(header["entry"] == "search_root" for header, _code in headers):
         return None
-    machine = _machine()
+    settings = _settings()
+    machine: dict[str, Any] | None = None  # LLVM's view, asked only if a library does not fit
     usable: dict[str, list[tuple[dict[str, Any], bytes]]] = {}
     for header, code in headers:
-        if header["machine"] == machine:
-            usable.setdefault(header["entry"], []).append((header, code))
-    engine = NativeEngine(usable, fallback)
+        if not sharedlib.fits(header.get("library"), settings):
+            machine = machine or _machine()
+            if header["machine"] != machine:
+                continue
+        usable.setdefault(header["entry"], []).append((header, code))
+    engine = NativeEngine(usable, fallback, folder)
     # The root search is linked at once: without it no image is worth using, and its images
     # carry the module's constants.
     if not engine.link("search_root") or not set(CONSTANTS) <= set(engine.__dict__):
@@ -548,11 +575,22 @@ def _process() -> ctypes.CDLL:
     return ctypes.CDLL(None)
 
 
-def _link(header: dict[str, Any], code: bytes) -> int:
-    """Load ``code`` into an LLVM engine of its own and return the address of its entry point
-    (0 if a symbol it needs is not in this process)."""
-    llvm = _llvm()
+def _link(header: dict[str, Any], code: bytes, folder: Path) -> int:
+    """The address of the image's entry point, loaded from its shared library in ``folder``
+    where it has one that fits this machine, else from ``code`` into an LLVM engine of its own
+    (0 if a symbol it needs is not in this process, or LLVM's view of the machine is not the
+    image's)."""
     process = _process()
+    library = header.get("library")
+    if sharedlib.fits(library, _settings()):
+        if all(name in _HELPERS or hasattr(process, name) for name in header["imports"]):
+            with contextlib.suppress(OSError, AttributeError):  # refused: LLVM links it
+                opened, entry = sharedlib.open_symbol(folder, library, header["symbol"])
+                _keep.append(opened)
+                return entry
+        if header["machine"] != _machine():  # not asked yet: the library was to be used
+            return 0
+    llvm = _llvm()
     for name in header["imports"]:
         if llvm.address_of_symbol(name) is not None:
             continue
