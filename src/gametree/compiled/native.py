@@ -253,6 +253,12 @@ _keep: list[Any] = []
 callers: the process's)."""
 
 
+def loaded() -> bool:
+    """True once this process has loaded machine code from an image (by LLVM or as a shared
+    library): the process then ends without tearing itself down (:func:`gametree.cli.run`)."""
+    return bool(_keep)
+
+
 @functools.cache
 def _llvm() -> Any:
     """llvmlite's binding, ready to load object code for this machine (once per process)."""
