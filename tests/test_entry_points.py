@@ -70,6 +70,36 @@ def test_an_unchanged_path_is_answered_from_the_cache(site: Path,
         _names()
 
 
+def test_the_scans_of_the_last_few_paths_are_kept(site: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # As `gametree` and `python -m gametree`, or one command run from two directories: each
+    # path's scan is kept, up to KEPT of them, the oldest forgotten first.
+    _install(site, "alpha", "json:dumps")
+    scanned: list[str] = []
+    real_scan = entry_points._scan
+
+    def scan(group: str) -> list[entry_points.Declared]:
+        scanned.append(sys.path[0])
+        return real_scan(group)
+
+    monkeypatch.setattr(entry_points, "_scan", scan)
+
+    def names_from(directory: str) -> list[str]:
+        sys.path.insert(0, directory)
+        try:
+            return _names()
+        finally:
+            sys.path.remove(directory)
+
+    paths = [str(site.parent / f"directory {index}") for index in range(entry_points.KEPT + 1)]
+    assert [names_from(path) for path in paths[:-1]] == [["alpha"]] * entry_points.KEPT
+    assert [names_from(path) for path in reversed(paths[:-1])] == [["alpha"]] * len(paths[:-1])
+    assert scanned == paths[:-1]  # each scanned once, then found
+    assert names_from(paths[-1]) == ["alpha"]  # one more: the oldest is forgotten
+    assert names_from(paths[1]) == ["alpha"] and scanned[-1] == paths[-1]
+    assert names_from(paths[0]) == ["alpha"] and scanned[-1] == paths[0]
+
+
 def test_a_cache_that_cannot_be_read_or_written_only_costs_a_scan(
         site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _install(site, "alpha", "json:dumps")
@@ -77,8 +107,8 @@ def test_a_cache_that_cannot_be_read_or_written_only_costs_a_scan(
     (cache,) = (tmp_path / "cache").glob("entry-points-*.json")
     cache.write_text("{not json")
     assert _names() == ["alpha"]
-    assert json.loads(cache.read_text())["entry_points"] == [
-        ["alpha", "json:dumps", "plugin alpha 1.0 (json:dumps)"]]
+    assert [entries for _stamp, entries in json.loads(cache.read_text())["scans"]] == [
+        [["alpha", "json:dumps", "plugin alpha 1.0 (json:dumps)"]]]
     cache.unlink()
     cache.parent.chmod(0o500)  # a directory this user cannot write in
     try:

@@ -11,7 +11,9 @@ modification times of the distributions' metadata directories (``*.dist-info``,
 removing a distribution (pip, an editable install) creates or deletes one of those, and the
 next process scans again; the stamp costs about a millisecond. (A file edited by hand inside
 an installed distribution's metadata is not seen until the distribution is installed
-again.)
+again.) The file keeps the scans of the last few paths (:data:`KEPT`): ``sys.path`` starts
+with the script's directory or the current one, so ``gametree`` and ``python -m gametree``,
+or one command run from two directories, each find their own.
 """
 
 from __future__ import annotations
@@ -28,8 +30,11 @@ from typing import Any
 
 from .cachedir import cache_directory
 
-FILE_FORMAT = 1
+FILE_FORMAT = 2
 """The version of the cache file's layout."""
+
+KEPT = 8
+"""The scans the cache file keeps, by path stamp: the most recently written."""
 
 
 @dataclass(frozen=True)
@@ -56,10 +61,11 @@ def declared(group: str) -> list[Declared]:
     the cache written, when it can be)."""
     cache = _cache_file(group)
     stamp = _path_stamp()
-    found = _read(cache, stamp)
+    kept = _read(cache)
+    found = kept.get(stamp)
     if found is None:
         found = _scan(group)
-        _write(cache, stamp, found)
+        _write(cache, stamp, found, kept)
     return found
 
 
@@ -103,26 +109,32 @@ def _scan(group: str) -> list[Declared]:
     return found
 
 
-def _read(cache: Path, stamp: str) -> list[Declared] | None:
-    """The cached scan, if it was made with ``sys.path`` as ``stamp`` says it is now."""
+def _read(cache: Path) -> dict[str, list[Declared]]:
+    """The cached scans by the stamp of the path they were made with (oldest first): none if
+    there is no cache file, or it is not one of ours."""
     try:
         document = json.loads(cache.read_text(encoding="utf-8"))
-        if document["format"] != FILE_FORMAT or document["stamp"] != stamp:
-            return None
-        return [Declared(str(name), str(value), str(source))
-                for name, value, source in document["entry_points"]]
+        if document["format"] != FILE_FORMAT:
+            return {}
+        return {str(stamp): [Declared(str(name), str(value), str(source))
+                             for name, value, source in entries]
+                for stamp, entries in document["scans"]}
     except (OSError, ValueError, KeyError, TypeError):  # none yet, or not one of ours
-        return None
+        return {}
 
 
-def _write(cache: Path, stamp: str, found: list[Declared]) -> None:
-    """Keep the scan for the next process, in the cache directory if there is one (a command
-    that reads the cache, such as ``gametree cache info``, makes none); a cache that cannot be
-    written is only slower."""
+def _write(cache: Path, stamp: str, found: list[Declared],
+           kept: dict[str, list[Declared]]) -> None:
+    """Keep the scan for the next process, with the last of the ``kept`` ones, in the cache
+    directory if there is one (a command that reads the cache, such as ``gametree cache
+    info``, makes none); a cache that cannot be written is only slower."""
     if not cache.parent.is_dir():
         return
-    document = {"format": FILE_FORMAT, "stamp": stamp,
-                "entry_points": [[entry.name, entry.value, entry.source] for entry in found]}
+    scans = [*[(old, entries) for old, entries in kept.items() if old != stamp][1 - KEPT:],
+             (stamp, found)]
+    document = {"format": FILE_FORMAT, "scans": [
+        [kept_stamp, [[entry.name, entry.value, entry.source] for entry in entries]]
+        for kept_stamp, entries in scans]}
     temporary = cache.with_name(f"{cache.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         with open(temporary, "w", encoding="utf-8") as file:
