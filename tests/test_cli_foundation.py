@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -166,6 +167,22 @@ def test_a_solve_imports_no_other_command() -> None:
     assert done.stdout.splitlines()[-1] == str(
         ["gametree.cli.parser", "gametree.cli.position", "gametree.cli.report",
          "gametree.cli.searching"])
+
+
+def test_a_compiled_solve_imports_only_what_it_runs() -> None:
+    # A short command's time is mostly its start-up: the Python tier's engine, the reference
+    # algorithms, numba, numpy, llvmlite (the images are opened as shared libraries where
+    # there is a linker) and logging are not imported for a compiled solve.
+    script = ("import sys; from gametree.cli import main; main(['solve', 'connect4', "
+              "'--width', '4', '--height', '4', '--json']); print(sorted({name.split('.')[0] "
+              "if not name.startswith('gametree.') else '.'.join(name.split('.')[:2]) "
+              "for name in sys.modules} & {'gametree.engine', 'gametree.reference', 'numba', "
+              "'numpy', 'llvmlite', 'logging'}))")
+    for _ in range(2):  # the first compiles the kernel if the run's cache lacks it
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              check=True, timeout=600)
+    expected = [] if shutil.which("ld") else ["llvmlite"]
+    assert done.stdout.splitlines()[-1] == str(expected)
 
 
 def test_console_entry_point_runs_as_a_module(tmp_path: Path) -> None:

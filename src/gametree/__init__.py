@@ -28,7 +28,6 @@ from .game import (
 )
 from .games.tree import GameTree, load_tree
 from .options import EngineTuning, SearchOptions
-from .reference import alphabeta, minimax, negamax
 from .result import MoveValue, SearchResult, SearchStats
 from .service import SearchSession, SessionBusyError, iterate, search, solve_batch, tier_for
 from .trace import TraceEvent, Tracer, format_log
@@ -36,12 +35,15 @@ from .values import WIN, Outcome, Value
 
 if TYPE_CHECKING:
     from .check import CheckReport, check_game
+    from .reference import alphabeta, minimax, negamax
 
 __version__ = "0.1.0"
 
-_LAZY = {"CheckReport": "check", "check_game": "check"}
+_LAZY = {"CheckReport": "check", "check_game": "check", "alphabeta": "reference",
+         "minimax": "reference", "negamax": "reference"}
 """Names whose module is imported on first use: checking a game needs much code that a
-search does not (a third of a ``gametree solve``'s own imports)."""
+search does not (a third of a ``gametree solve``'s own imports), and a compiled search none of
+the reference algorithms."""
 
 
 def __getattr__(name: str) -> Any:

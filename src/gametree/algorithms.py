@@ -7,11 +7,11 @@ command line); the search service (:mod:`gametree.service`) runs it.
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .reference import alphabeta, expectiminimax, minimax, negamax
 from .result import SearchResult
 
 ENGINE = "engine"
@@ -24,9 +24,19 @@ class Algorithm:
 
     name: str
     summary: str
-    run: Callable[..., SearchResult[Any]] | None
-    """The reference algorithm's function; ``None`` for the engine, which the search service
-    runs on whichever tier suits the game."""
+    reference: bool
+    """True for a reference algorithm (:mod:`gametree.reference`, the function of its name);
+    False for the engine, which the search service runs on whichever tier suits the game."""
+
+    @property
+    def run(self) -> Callable[..., SearchResult[Any]] | None:
+        """The reference algorithm's function; ``None`` for the engine. (Imported when asked
+        for: a compiled search needs none of them, and they are a tenth of its imports.)"""
+        if not self.reference:
+            return None
+        function: Callable[..., SearchResult[Any]] = getattr(
+            importlib.import_module(".reference", __package__), self.name)
+        return function
 
     @property
     def options(self) -> frozenset[str]:
@@ -49,15 +59,15 @@ def _options_of(name: str) -> frozenset[str]:
 ALGORITHMS: dict[str, Algorithm] = {
     algorithm.name: algorithm
     for algorithm in (
-        Algorithm("minimax", "plain minimax, MAX/MIN form: every move searched", minimax),
-        Algorithm("alphabeta", "alpha-beta pruning, MAX/MIN form (seed 004)", alphabeta),
+        Algorithm("minimax", "plain minimax, MAX/MIN form: every move searched", True),
+        Algorithm("alphabeta", "alpha-beta pruning, MAX/MIN form (seed 004)", True),
         Algorithm("negamax", "negamax with fail-soft alpha-beta, one function for both sides",
-                  negamax),
+                  True),
         Algorithm("expectiminimax", "expectiminimax, MAX/MIN/CHANCE form: chance nodes "
-                  "averaged over their outcomes (games with dice; AIMA 5.5)", expectiminimax),
+                  "averaged over their outcomes (games with dice; AIMA 5.5)", True),
         Algorithm(ENGINE, "the engine: alpha-beta with transposition table, move ordering, "
                   "iterative deepening and time control, compiled when the game has a kernel "
-                  "(docs/engine.md)", None),
+                  "(docs/engine.md)", False),
     )
 }
 """The algorithms ``--algorithm`` can name."""

@@ -50,13 +50,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from .algorithms import ALGORITHMS, ENGINE
-from .engine.engine import Engine
 from .game import Game, TooDeepError, check_line, search_too_deep
 from .limits import StopSignal
 from .options import OptionError, SearchOptions, tier_refusal
 from .pool import POOL as _POOL
 from .pool import Engines
-from .reference.deepening import deepening
 from .result import (
     Iteration,
     ProgressListener,
@@ -70,6 +68,7 @@ from .trace import Tracer
 if TYPE_CHECKING:
     from .compiled.engine import BatchResult, CompiledEngine
     from .compiled.form import CompiledForm
+    from .engine.engine import Engine
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
@@ -564,6 +563,10 @@ class _EnginePlan(_Plan[S, M]):
 
 
 def _new_engine(game: Game[S, M], options: SearchOptions) -> Engine[S, M]:
+    # The Python tier's engine, imported for its first search: a compiled search needs none
+    # of it (a tenth of a compiled solve's imports).
+    from .engine.engine import Engine  # noqa: PLC0415
+
     tuning = options.tuning
     return Engine(game, by_distance=options.by_distance, table=tuning.table,
                   iterative=tuning.iterative, window=tuning.window, pvs=tuning.pvs,
@@ -634,6 +637,8 @@ class _ReferencePlan(_Plan[S, M]):
     def _deepening(self, root: S, totals: SearchStats) -> Iterator[tuple[SearchResult[M],
                                                                            Iteration[M]]]:
         """Deepen under the options' budget; ``totals`` adds up the iterations' counters."""
+        from .reference.deepening import deepening  # noqa: PLC0415 - as _new_engine's Engine
+
         options = self.options
         first_growth = max(2.0, float(len(self.game.moves(root))))
         for step in deepening(lambda depth: self._run(root, depth), budget=options.time,

@@ -60,7 +60,6 @@ import hashlib
 import importlib.util
 import itertools
 import linecache
-import logging
 import os
 import sys
 import threading
@@ -659,16 +658,15 @@ def _load(kernel: Kernel, name: str, source: str, plan: _ModuleSource, *,
     return module
 
 
-_log = logging.getLogger("gametree.compiled")
-"""Where a compile is announced for programs: a warning when no front-end listens (Python's
-default handler then prints it, so a first ``check_game`` or search does not pause in
-silence), else information (the front-end has said it)."""
-
-
 def notify(message: str) -> None:
     """Tell the front-end (if it listens), and the ``gametree.compiled`` logger, that
-    something slow is about to happen."""
-    _log.log(logging.INFO if _listeners else logging.WARNING, "gametree: %s", message)
+    something slow is about to happen: a warning there when no front-end listens (Python's
+    default handler then prints it, so a first ``check_game`` or search does not pause in
+    silence), else information (the front-end has said it)."""
+    import logging  # noqa: PLC0415 - only before something slow (4 ms of every start-up)
+
+    logging.getLogger("gametree.compiled").log(
+        logging.INFO if _listeners else logging.WARNING, "gametree: %s", message)
     for listener in _listeners:
         listener(message)
 

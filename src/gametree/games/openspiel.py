@@ -41,7 +41,6 @@ How OpenSpiel's notions map onto gametree's contract:
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
@@ -273,6 +272,8 @@ def load(name: str) -> Any:
     short = short.strip()
     types = {game_type.short_name: game_type for game_type in pyspiel.registered_games()}
     if short not in types:
+        import difflib  # noqa: PLC0415 - only for a name not found
+
         near = difflib.get_close_matches(short, list(types), n=3)
         hint = f"; did you mean {', '.join(near)}?" if near else ""
         raise ValueError(f"OpenSpiel has no game {short!r}{hint} (pyspiel.registered_names() "
