@@ -24,11 +24,17 @@ his ``NUM_TABLE_ENTRIES = 8388617`` entries of 8 bytes):
 
 Both values are checked to agree (his score against gametree's value). The load average is
 printed before and after: on a machine shared with other work, compare only within one run.
+``--repeat N`` solves each board N times with each solver, alternating, and shows each
+solver's median run (by wall time): on this machine a process's first touch of its table's
+memory sometimes takes ten times as long as usual (64 MiB in huge pages: 11 ms most times,
+20-160 ms now and then; the solver that takes them, gametree, feels it more), which a single
+run of a short solve reports as the solver's time.
 
 Usage::
 
     python benchmarks/bench_whole_boards.py --c4 6x5:1=/path/c4-6x5-t1 --c4 6x5:2=/path/c4-6x5-t2
     python benchmarks/bench_whole_boards.py --boards 6x5,7x5 --threads 1 --c4 ... --timeout 300
+    python benchmarks/bench_whole_boards.py --boards 6x5 --repeat 5 --c4 ...
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import json
 import os
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -140,6 +147,15 @@ def run_gametree(board: str, threads: int, timeout: float, environment: dict[str
                value=int(document["score"]), search=float(document["stats"]["seconds"]))
 
 
+def median_run(runs: list[Run]) -> Run:
+    """The run of median wall time (the first failed one, if any failed)."""
+    failed = [run for run in runs if run.seconds is None]
+    if failed:
+        return failed[0]
+    median = statistics.median_low(run.seconds for run in runs if run.seconds is not None)
+    return next(run for run in runs if run.seconds == median)
+
+
 def shown(run: Run) -> str:
     if run.problem:
         return run.problem
@@ -156,22 +172,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", default="1,2", help="thread counts, e.g. 1,2")
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds allowed to each solve (default 600)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="solves of each board by each solver, alternating; the median "
+                             "run is shown (default 1)")
     args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
     binaries = parse_binaries(args.c4)
     boards = [board.strip() for board in args.boards.split(",") if board.strip()]
     thread_counts = [int(count) for count in args.threads.split(",")]
     bytecode = tempfile.TemporaryDirectory(prefix="gametree-bytecode-")
     environment = bytecode_environment(bytecode.name)
     print(f"load average before: {os.getloadavg()}", flush=True)
+    if args.repeat > 1:
+        print(f"each solver's median of {args.repeat} runs, alternating", flush=True)
     print("| board | threads | Steininger c4 | gametree | time ratio |")
     print("| --- | --- | --- | --- | --- |", flush=True)
     disagreements = 0
     for board in boards:
         for threads in thread_counts:
             binary = binaries.get((board, threads))
-            theirs = (run_c4(binary, args.timeout) if binary is not None
-                      else Run(problem="no binary given (skipped)"))
-            ours = run_gametree(board, threads, args.timeout, environment)
+            their_runs, our_runs = [], []
+            for _ in range(args.repeat):
+                their_runs.append(run_c4(binary, args.timeout) if binary is not None
+                                  else Run(problem="no binary given (skipped)"))
+                our_runs.append(run_gametree(board, threads, args.timeout, environment))
+            theirs, ours = median_run(their_runs), median_run(our_runs)
             ratio = ""
             if theirs.seconds and ours.seconds:
                 ratio = f"{ours.seconds / theirs.seconds:.2f}x his time"
