@@ -10,7 +10,9 @@ objects in them. So, when numba saves an entry point's machine code into the ker
 *image*: the object code with a header saying its symbol and how its arguments and result are
 laid out. A later process loads the images with llvmlite (numba's own binding to LLVM, a few
 hundredths of a second to import) and calls them through :mod:`ctypes`: :func:`load` gives a
-:class:`NativeEngine` that stands for the engine module.
+:class:`NativeEngine` that stands for the engine module. Where the system's linker made a
+shared library of an image when it was written (:mod:`gametree.compiled.sharedlib`), that is
+opened instead, and llvmlite is not imported at all.
 
 The machine code is numba's, byte for byte, so every search gives what it gives through numba
 (node counts included). An image is used only where numba would have used its code: the same
