@@ -109,10 +109,10 @@ def rules(*, width: int = 7, height: int = 6,
     # docs/kernels.md, "Whole-board solving hooks").
     cutoff_plies = size - 18
     # The search calls the functions decorated with this for every move it looks at
-    # (move_score, non_losing and its two users, upper_bound): numba writes them into it
-    # instead of calls, which LLVM keeps for functions of their size. The whole boards and
-    # Pons' sets take 4-9% less time (docs/kernels.md, "Inlining the hot rules"); LLVM
-    # inlines the smaller rules by itself.
+    # (move_score, non_losing and its two users, upper_bound and the outrun it calls on even
+    # heights): numba writes them into it instead of calls, which LLVM keeps for functions of
+    # their size. The whole boards and Pons' sets take 4-9% less time (docs/kernels.md,
+    # "Inlining the hot rules"); LLVM inlines the smaller rules by itself.
     inlined: Callable[..., Any] = jit(inline="always")
 
     @jit
@@ -267,7 +267,7 @@ def rules(*, width: int = 7, height: int = 6,
     def mirror_key(state: tuple[int, int, int]) -> int:
         return mirror(state[0] + state[1])
 
-    @jit
+    @inlined
     def outrun(mine: int, theirs: int, mask: int) -> bool:
         """Is every four the mover can complete within ``mine`` beaten to it by one of the
         opponent's within ``theirs``, whose empty cells all lie below empty cells of the
