@@ -125,13 +125,13 @@ def _read(cache: Path) -> dict[str, list[Declared]]:
 
 def _write(cache: Path, stamp: str, found: list[Declared],
            kept: dict[str, list[Declared]]) -> None:
-    """Keep the scan for the next process, with the last of the ``kept`` ones, in the cache
-    directory if there is one (a command that reads the cache, such as ``gametree cache
-    info``, makes none); a cache that cannot be written is only slower."""
+    """Keep the scan for the next process, after the last of the ``kept`` ones (which hold no
+    scan for ``stamp``: it was made because none was found), in the cache directory if there
+    is one (a command that reads the cache, such as ``gametree cache info``, makes none); a
+    cache that cannot be written is only slower."""
     if not cache.parent.is_dir():
         return
-    scans = [*[(old, entries) for old, entries in kept.items() if old != stamp][1 - KEPT:],
-             (stamp, found)]
+    scans = [*list(kept.items())[1 - KEPT:], (stamp, found)]
     document = {"format": FILE_FORMAT, "scans": [
         [kept_stamp, [[entry.name, entry.value, entry.source] for entry in entries]]
         for kept_stamp, entries in scans]}

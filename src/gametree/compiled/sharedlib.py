@@ -39,8 +39,8 @@ Arm, RISC-V): the ones from which LLVM's view of the host follows."""
 
 @functools.cache
 def _processor() -> str | None:
-    """A digest of this processor as the kernel describes it (its first processor's
-    :data:`_CPU_FIELDS`), or None where there is no ``/proc/cpuinfo``."""
+    """A digest of this processor as the operating system describes it (its first
+    processor's :data:`_CPU_FIELDS`), or None where there is no ``/proc/cpuinfo``."""
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as file:
             first = file.read().split("\n\n", 1)[0]
@@ -67,7 +67,8 @@ def make(folder: Path, name: str, code: bytes, helpers: list[str], stub_object: 
     """Link the object ``code`` into the shared library ``folder/name.so``, with a stand-in
     for each of numba's ``helpers`` it needs (their object made by ``stub_object(helpers)``).
     Returns what an image's header records of it (its file, digest and :func:`host`), or None
-    if it cannot be made here (no ``ld``, no ``/proc/cpuinfo``, the linker refused)."""
+    if it cannot be made here (no ``ld``, no ``/proc/cpuinfo``, the linker refused, the folder
+    cannot be written)."""
     import shutil  # noqa: PLC0415 - these three only where numba compiles, not on start-up
     import subprocess  # noqa: PLC0415
     import tempfile  # noqa: PLC0415
@@ -77,33 +78,30 @@ def make(folder: Path, name: str, code: bytes, helpers: list[str], stub_object: 
     if linker is None or made_on is None:
         return None
     path = folder / f"{name}{SUFFIX}"
+    # Linked beside its place, then renamed into it: the file appears whole or not at all.
+    temporary = folder / f"{name}.{os.getpid()}.tmp{SUFFIX}"
     with tempfile.TemporaryDirectory(prefix="gametree-link-") as scratch:
         objects = [Path(scratch) / "code.o"]
         objects[0].write_bytes(code)
         if helpers:
             objects.append(Path(scratch) / "helpers.o")
             objects[1].write_bytes(stub_object(helpers))
-        linked = Path(scratch) / "linked.so"
         # -Bsymbolic: the stand-ins serve this library's own calls, whatever else is loaded;
         # -z notext: numba's absolute addresses are filled in when the library is opened.
-        command = [linker, "-shared", "-Bsymbolic", "-z", "notext", "-o", str(linked),
+        command = [linker, "-shared", "-Bsymbolic", "-z", "notext", "-o", str(temporary),
                    *map(str, objects)]
         try:
             done = subprocess.run(command, capture_output=True, timeout=60, check=False)
-        except (OSError, subprocess.SubprocessError):
-            return None
-        if done.returncode != 0 or not linked.is_file():
-            return None
-        data = linked.read_bytes()
-        temporary = folder / f"{name}.{os.getpid()}.tmp{SUFFIX}"
-        try:
-            temporary.write_bytes(data)
+            if done.returncode != 0:
+                temporary.unlink(missing_ok=True)
+                return None
+            digest = hashlib.sha256(temporary.read_bytes()).hexdigest()
             temporary.replace(path)
-        except OSError:
+        except (OSError, subprocess.SubprocessError):
             with contextlib.suppress(OSError):
                 temporary.unlink()
-            raise
-    return {"file": path.name, "sha256": hashlib.sha256(data).hexdigest(), "host": made_on}
+            return None
+    return {"file": path.name, "sha256": digest, "host": made_on}
 
 
 def fits(library: Any, settings: dict[str, str | None]) -> TypeGuard[dict[str, Any]]:
