@@ -1,9 +1,10 @@
 """A one-thread solve on an emptied table keeps its entries in the table's small first part
 (``2**SMALL_TABLE_BITS`` entries, which stay in the processor's caches) until it has visited as
-many positions as that part has entries; then keys map onto the whole table and the entries
-move there. Threads that fill one table together use it whole. Values and best moves never
-depend on it; a search that stays small is node for node a search on a table of the small
-part's size."""
+many positions as that part has entries; then keys map onto the middle part
+(``2**MIDDLE_TABLE_BITS`` entries, or the whole table if that is smaller) and the entries move
+there; once the middle part holds ``FULL_MIDDLE`` entries, onto the whole table. Threads that
+fill one table together use it whole. Values and best moves never depend on it; a search that
+stays in a part is node for node a search on a table of that part's size."""
 
 from __future__ import annotations
 
@@ -115,3 +116,41 @@ def test_threads_that_share_the_table_use_it_whole(game: ConnectFour) -> None:
     with engine.shared() as engines:  # two threads over the table: whole
         engines[0].search(encoded(game, "L1_R1", 5))
     assert any(index >= 1 << bits for index, _ in entries(engine))
+
+
+def middle_bits(engine: CompiledEngine) -> int:
+    bits = int(engine._module.MIDDLE_TABLE_BITS)
+    assert small_bits(engine) < bits
+    return bits
+
+
+def test_a_longer_solve_grows_to_the_middle_part_and_stays_there(game: ConnectFour) -> None:
+    kernel = game.compiled_form().kernel
+    middle = CompiledEngine(kernel, table_bits=BITS)
+    bits = middle_bits(middle)
+    middle = CompiledEngine(kernel, table_bits=bits)  # as large as the middle part
+    engine = CompiledEngine(kernel, table_bits=bits + 1)  # larger
+    state = encoded(game, "L1_R2", 7)  # 0.5 M positions: fewer entries than FULL_MIDDLE
+    found = engine.search(state, fresh=True)
+    alike = middle.search(state, fresh=True)
+    assert found.stats.nodes > 1 << small_bits(engine)
+    assert (found.value, found.best_move, found.pv, found.stats.nodes) == \
+        (alike.value, alike.best_move, alike.pv, alike.stats.nodes)
+    filled = entries(engine)
+    assert len(filled) > 1 << (bits - 3)
+    assert all(index >> 1 == pair_of(key, bits) for index, key in filled)
+
+
+@pytest.mark.slow  # the 7x5 kernel (compiled for the game lengths' test too) and its solve
+def test_a_whole_board_grows_from_the_middle_part_to_the_whole_table() -> None:
+    game = ConnectFour(width=7, height=5)
+    form = game.compiled_form()
+    engine = CompiledEngine(form.kernel)  # the default table: 2**22 entries
+    found = engine.search(form.encode(game.initial_state()), fresh=True)
+    assert found.value == 0  # a draw
+    full_middle = int(engine._module.FULL_MIDDLE)
+    assert found.stats.table_entries > full_middle  # the middle part could not hold them
+    table_bits = int(engine._ws[driver._C_TABLE_BITS])
+    filled = entries(engine)
+    assert all(index >> 1 == pair_of(key, table_bits) for index, key in filled)
+    assert sum(index >= 1 << middle_bits(engine) for index, _ in filled) > len(filled) // 2

@@ -228,6 +228,18 @@ GROW_AFTER = 1 << SMALL_TABLE_BITS
 entries) before :func:`grow`. Growing after 2**14 instead kept a quarter of the gain on L1_R1;
 without moving the entries, L1_R2 searched 5% more positions."""
 
+MIDDLE_TABLE_BITS = 20 if SOLVING else 0
+"""(solving) log2 of the entries of the table's middle part (16 MiB), where the small part
+grows first, if the table is larger: keys map onto the whole table only once the middle part
+holds :data:`FULL_MIDDLE` entries. A search that stays there touches a quarter of a 64 MiB
+table's memory, and each page's first touch costs the operating system time (6x5's empty
+board: 8 huge pages instead of 33, about 10 ms of a 0.15 s search; on this project's
+development machine, whose host takes freed pages back, sometimes 20-160 ms more)."""
+
+FULL_MIDDLE = 1 << (MIDDLE_TABLE_BITS - 1) if SOLVING else 0
+"""(solving) The entries (half the middle part's) at which the table grows from the middle
+part to the whole table: asked every :data:`CHECK_EVERY` positions."""
+
 _WORK_SHIFT = 59
 """Four bits of a data word (solving only): about log4 of the positions searched below the
 entry, so that a new entry replaces the cheaper of the two entries of its pair."""
@@ -430,14 +442,15 @@ def store(ws: Any, key: int, flip: int, ply: int, depth: int, best: int, alpha: 
 
 
 @njit(cache=True)
-def grow(ws: Any) -> None:
-    """Map keys onto the whole table from now on, and move every entry of its small first part
-    (see :data:`SMALL_TABLE_BITS`) to the slot the whole table gives its key, as :func:`store`
-    would place it (a slot of the pair with less work below it is replaced; an entry with less
-    work than both is dropped). An entry already in its place stays."""
+def grow(ws: Any, bits: int) -> None:
+    """Map keys onto the table's first ``2**bits`` entries from now on (at most the whole
+    table), and move every entry of the part in use until now (see :data:`SMALL_TABLE_BITS`)
+    to the slot the larger part gives its key, as :func:`store` would place it (a slot of the
+    pair with less work below it is replaced; an entry with less work than both is dropped).
+    An entry already in its place stays."""
     small = ws[C_TABLE_MASK] + 1
-    bits = ws[C_TABLE_BITS]
-    if small == 1 << bits:  # whole already
+    bits = min(bits, ws[C_TABLE_BITS])
+    if small >= 1 << bits:  # as large already
         return
     map_keys(bits, ws)
     table = ws[C_TABLE]
@@ -753,13 +766,16 @@ def negamax(state: Any, ply: int, depth: int, alpha: int, beta: int, ws: Any) ->
     nodes = ws[C_NODES] + 1
     ws[C_NODES] = nodes
     if SOLVING and nodes == GROW_AFTER and ws[C_SMALL_BITS] != 0:
-        grow(ws)
+        grow(ws, MIDDLE_TABLE_BITS)
     # The limit is 2**62 unless a caller sets one; Ctrl-C stops the search the same way.
     if nodes > ws[C_NODE_LIMIT]:
         ws[C_ABORTED] = 1
         return 0
-    if (nodes & (CHECK_EVERY - 1)) == 0 and stopped(ws):
-        return 0
+    if (nodes & (CHECK_EVERY - 1)) == 0:
+        if stopped(ws):
+            return 0
+        if SOLVING and ws[C_ENTRIES] > FULL_MIDDLE and ws[C_SMALL_BITS] != 0:
+            grow(ws, ws[C_TABLE_BITS])
     key = 0
     flip = 0
     slot = 0
