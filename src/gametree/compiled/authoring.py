@@ -25,7 +25,6 @@ import inspect
 import numbers
 import re
 import sys
-import traceback
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -160,6 +159,8 @@ class _InitialState:
             raise KernelError(self._failure(name, function, error)) from None
 
     def _failure(self, name: str, function: Any, error: Exception) -> str:
+        import traceback  # noqa: PLC0415 - only for a failing rule (with textwrap: 1.5 ms)
+
         frames = traceback.extract_tb(error.__traceback__)[1:]  # drop this module's frame
         where = _where(frames[-1].filename, frames[-1].lineno) if frames else ""
         hint = ""

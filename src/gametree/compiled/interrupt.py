@@ -36,8 +36,8 @@ Nothing here imports numba or numpy.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
-import socket
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -143,45 +143,82 @@ def end_process_on_fragile_sigint(end_process: Callable[[], object]) -> Iterator
             signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield
         return
-    pair: tuple[socket.socket, socket.socket] | None
     try:
-        pair = socket.socketpair()
+        channel: _WakeUp | None = _WakeUp()
     except OSError:  # no watcher then: the handler alone, between bytecodes
-        pair = None
+        channel = None
     watcher: threading.Thread | None = None
     previous_fd = -1
     previous_handler: Any = signal.signal(signal.SIGINT, _handler(end_process))
     try:
-        if pair is not None:
-            reader, writer = pair
-            writer.setblocking(False)  # the C-level signal handler must never wait
-            previous_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
-            watcher = threading.Thread(target=_watch, args=(reader, end_process),
+        if channel is not None:
+            previous_fd = signal.set_wakeup_fd(channel.writer, warn_on_full_buffer=False)
+            watcher = threading.Thread(target=_watch, args=(channel, end_process),
                                        name="gametree-sigint", daemon=True)
             watcher.start()
         yield
     finally:
         signal.signal(signal.SIGINT, previous_handler)
-        if pair is not None:
+        if channel is not None:
             signal.set_wakeup_fd(previous_fd)
             if watcher is not None:
                 with contextlib.suppress(OSError):
-                    pair[1].send(_QUIT)
+                    channel.send(_QUIT)
                 watcher.join()
-            for end in pair:
-                end.close()
+            channel.close()
 
 
 _QUIT = b"\0"
 """Sent to the watcher to end it: no signal has number 0."""
 
 
-def _watch(reader: socket.socket, end_process: Callable[[], object]) -> None:
+class _WakeUp:
+    """The watcher's wake-up channel, whose writing end (:attr:`writer`, non-blocking: the
+    C-level signal handler must never wait) ``signal.set_wakeup_fd`` writes signal numbers to:
+    a pipe, or where that function takes only sockets (Windows) a socket pair (the
+    :mod:`socket` module, 3 ms of a command's start, is imported only there)."""
+
+    def __init__(self) -> None:
+        self._sockets: Any = None
+        if os.name == "posix":
+            self._reader, self.writer = os.pipe()
+            os.set_blocking(self.writer, False)
+        else:
+            import socket  # noqa: PLC0415 - Windows only
+
+            self._sockets = socket.socketpair()
+            self._sockets[1].setblocking(False)
+            self._reader, self.writer = (end.fileno() for end in self._sockets)
+
+    def receive(self) -> bytes:
+        """The signal numbers written since the last call (waits for one)."""
+        if self._sockets is None:
+            return os.read(self._reader, 64)
+        return bytes(self._sockets[0].recv(64))
+
+    def send(self, data: bytes) -> None:
+        """Write ``data`` as the signal handler would."""
+        if self._sockets is None:
+            os.write(self.writer, data)
+        else:
+            self._sockets[1].send(data)
+
+    def close(self) -> None:
+        """Close both ends."""
+        if self._sockets is None:
+            os.close(self._reader)
+            os.close(self.writer)
+        else:
+            for end in self._sockets:
+                end.close()
+
+
+def _watch(channel: _WakeUp, end_process: Callable[[], object]) -> None:
     """The watcher thread: wait for signal numbers; on SIGINT, end the process if the main
     thread is fragile (else its handler raises ``KeyboardInterrupt``)."""
     while True:
         try:
-            numbers = reader.recv(64)
+            numbers = channel.receive()
         except InterruptedError:
             continue
         except OSError:
