@@ -77,6 +77,18 @@ def environment(*paths: Path | str) -> dict[str, str]:
     return env
 
 
+def test_each_built_in_game_is_named_as_its_module_defines_it() -> None:
+    # A command imports only the module of the game it names: the registry's names must be
+    # the specs' own, in a process that has imported none of them yet.
+    script = ("import sys; from gametree import registry; "
+              "names = [registry.get(name).name for name in registry.BUILTIN_GAMES]; "
+              "print(names == list(registry.BUILTIN_GAMES), "
+              "list(registry.games()) == list(registry.BUILTIN_GAMES))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, env=environment())
+    assert done.stdout.split() == ["True", "True"]
+
+
 # -- a game from a class, a factory or a spec --------------------------------------------
 
 

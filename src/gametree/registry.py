@@ -13,19 +13,21 @@ from typing import Any
 from .game import Game, GameError, IllegalMoveError, PositionError
 from .result import SearchResult
 
-BUILTIN_MODULES: tuple[str, ...] = (
-    "gametree.games.tictactoe",
-    "gametree.games.bones",
-    "gametree.games.subtraction",
-    "gametree.games.nim",
-    "gametree.games.sticks",
-    "gametree.games.connect4",
-    "gametree.games.tree",
-    "gametree.games.pig",
-    "gametree.games.openspiel",
-    "gametree.games.chess",
-)
-"""Modules that define a built-in game's ``SPEC``, in the order ``gametree games`` lists them."""
+BUILTIN_GAMES: dict[str, str] = {
+    "tictactoe": "gametree.games.tictactoe",
+    "bones": "gametree.games.bones",
+    "subtraction": "gametree.games.subtraction",
+    "nim": "gametree.games.nim",
+    "sticks": "gametree.games.sticks",
+    "connect4": "gametree.games.connect4",
+    "tree": "gametree.games.tree",
+    "pig": "gametree.games.pig",
+    "openspiel": "gametree.games.openspiel",
+    "chess": "gametree.games.chess",
+}
+"""The built-in games' names and the modules that define their ``SPEC``, in the order
+``gametree games`` lists them. :func:`get` imports the module of the one game it is asked for
+(a command names one game: the others' modules are 4 ms of its start)."""
 
 
 class UnknownGameError(GameError, KeyError):
@@ -183,6 +185,11 @@ def spec_at(path: str) -> GameSpec:
 
 
 _REGISTRY: dict[str, GameSpec] = {}
+"""Every game, once :func:`games` has been asked for them all."""
+_BUILTIN: dict[str, GameSpec] = {}
+"""The built-in games whose modules are imported, by name."""
+_PLUGINS: list[dict[str, GameSpec]] = []
+"""The games of the plugins and of ``$GAMETREE_GAMES``, once loaded (one dict)."""
 _BROKEN: list[Any] = []
 _ADDED: dict[str, GameSpec] = {}
 
@@ -192,20 +199,36 @@ def games() -> Mapping[str, GameSpec]:
     the group ``gametree.games``: :mod:`gametree.plugins`) and any added by :func:`register`.
     A plugin that cannot be loaded is left out: :func:`broken_games` says why."""
     if not _REGISTRY:
-        from .plugins import installed_games  # noqa: PLC0415 - plugins builds on this module
-
-        builtin = {spec.name: spec for spec in map(spec_at, BUILTIN_MODULES)}
-        plugins, broken = installed_games(frozenset(builtin))
-        _BROKEN[:] = broken
-        _REGISTRY.update(builtin)
+        plugins = _plugin_games()
+        _REGISTRY.update({name: _builtin(name) for name in BUILTIN_GAMES})
         _REGISTRY.update(plugins)
     return _REGISTRY
+
+
+def _builtin(name: str) -> GameSpec:
+    """The built-in game ``name``, its module imported on first use."""
+    spec = _BUILTIN.get(name)
+    if spec is None:
+        spec = _BUILTIN[name] = spec_at(BUILTIN_GAMES[name])
+    return spec
+
+
+def _plugin_games() -> dict[str, GameSpec]:
+    """The games of the installed plugins and of ``$GAMETREE_GAMES`` (a game there may take a
+    built-in one's name), loaded once; those that fail go to :data:`_BROKEN`."""
+    if not _PLUGINS:
+        from .plugins import installed_games  # noqa: PLC0415 - plugins builds on this module
+
+        plugins, broken = installed_games(frozenset(BUILTIN_GAMES))
+        _BROKEN[:] = broken
+        _PLUGINS.append(plugins)
+    return _PLUGINS[0]
 
 
 def broken_games() -> list[str]:
     """One line for each plugin (or path in ``$GAMETREE_GAMES``) that could not be loaded,
     naming it, where it comes from and its error; front-ends show them as warnings."""
-    games()
+    _plugin_games()
     return [str(broken) for broken in _BROKEN]
 
 
@@ -225,6 +248,8 @@ def added_games() -> Mapping[str, GameSpec]:
 
 def get(name: str) -> GameSpec:
     """The game registered as ``name``; :class:`UnknownGameError` lists the known ones."""
+    if not _REGISTRY and name in BUILTIN_GAMES and name not in _plugin_games():
+        return _builtin(name)
     known = games()
     if name not in known:
         for broken in _BROKEN:

@@ -28,7 +28,7 @@ from ..frontend import option_error_text
 from ..game import GameError
 from ..options import OptionError
 from ..plugins import add_to_environment
-from ..registry import broken_games, games, register, spec_at
+from ..registry import UnknownGameError, broken_games, get, register, spec_at
 from .parser import CliParser, one_game
 from .position import with_record_game
 
@@ -92,7 +92,13 @@ def _game_word(words: list[str]) -> str | None:
     None."""
     at = 2 if words[0] == "db" else 1
     word = words[at] if len(words) > at else None
-    return word if word is not None and word in games() else None
+    if word is None:
+        return None
+    try:
+        get(word)
+    except UnknownGameError:
+        return None
+    return word
 
 
 def main(argv: Sequence[str] | None = None) -> int:

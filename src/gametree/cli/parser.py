@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 from ..frontend import game_option_value, option_default_text, options_type
 from ..numbers import whole_number
 from ..options import SearchOption, declared_options, parse_bytes
-from ..registry import GameOption, GameSpec, games
+from ..registry import GameOption, GameSpec, games, get
 
 GAME_PREFIX = "game_"
 """Namespace attributes holding game options are called ``game_<option>``."""
@@ -185,7 +185,12 @@ def add_game_commands(
     game's options and ``parent``'s."""
     subparsers = command.add_subparsers(dest="game", metavar="GAME", required=True,
                                         parser_class=CliParser)
-    chosen = specs or dict(games())
+    if specs:
+        chosen = specs
+    elif _only_game:  # a registered game's name (build_parser made sure)
+        chosen = {_only_game[0]: get(_only_game[0])}
+    else:
+        chosen = dict(games())
     if _only_game and _only_game[0] in chosen:
         chosen = {_only_game[0]: chosen[_only_game[0]]}
     for spec in chosen.values():
