@@ -43,10 +43,8 @@ Workers ignore Ctrl-C: the builder, which owns the database, stops them.
 from __future__ import annotations
 
 import atexit
-import ctypes
 import gc
 import math
-import multiprocessing
 import os
 import queue
 import signal
@@ -54,9 +52,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
-from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..db.store import RowTuple, key_text
@@ -66,6 +62,8 @@ from ..registry import make
 from .request import EXECUTORS, BuildPlan
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from ..result import SearchResult
     from ..service import SearchSession
 
@@ -422,6 +420,9 @@ def _end_with_the_builder() -> None:
     Ctrl-C that ends it at once while it loads a kernel, ``kill -9``): a worker must not go
     on solving for minutes, for nobody, holding the builder's output open. Linux only
     (``prctl``); elsewhere the builder's own :meth:`PoolWorkers.close` stops them."""
+    import ctypes  # noqa: PLC0415 - in a pool's worker only
+    import multiprocessing  # noqa: PLC0415
+
     parent = multiprocessing.parent_process()
     try:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -461,6 +462,11 @@ class PoolWorkers(Workers):
         self.local = local
         self.search_options = search_options
         self.session: SearchSession[Any, Any] | None = None
+        # Imported here: a build on threads (the compiled engine's exact solves) starts
+        # no process, and these modules are 13 ms of its start.
+        from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+        from multiprocessing import get_context  # noqa: PLC0415
+
         self.pool = ProcessPoolExecutor(max_workers=count, mp_context=get_context(start_method()),
                                         initializer=_start_worker,
                                         initargs=(name, dict(options), search_options))
@@ -475,6 +481,8 @@ class PoolWorkers(Workers):
     def run(self, chunker: Chunker) -> Iterator[list[RowTuple]]:
         """Solve the tasks on the pool (and here, with :attr:`local`), yielding each as it
         completes."""
+        from concurrent.futures import FIRST_COMPLETED, wait  # noqa: PLC0415 - see __init__
+
         pending: set[Future[Solved]] = set()
         try:
             for _ in range(IN_FLIGHT * self.processes):
