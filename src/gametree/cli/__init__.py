@@ -29,7 +29,7 @@ from ..game import GameError
 from ..options import OptionError
 from ..plugins import add_to_environment
 from ..registry import UnknownGameError, broken_games, get, register, spec_at
-from .parser import CliParser, one_game
+from .parser import CliParser, narrowed
 from .position import with_record_game
 
 
@@ -61,7 +61,7 @@ def build_parser(words: Sequence[str] | None = None) -> CliParser:
     """The command-line parser: every command and game, or, given the ``words`` of a command
     line, only what that line can reach.
 
-    A command line naming a command (``solve``) gets that command's module alone (imported
+    A command line naming a command (``solve``) gets that command alone (its module imported
     now: the others are not), and, naming a registered game after it (``solve connect4``,
     ``db build connect4``), that game's sub-command alone: the same parse, the same errors and
     help for that line, without building the hundred or so parsers of every command for every
@@ -80,7 +80,7 @@ def build_parser(words: Sequence[str] | None = None) -> CliParser:
     command = words[0] if words else None
     chosen = [entry for entry in COMMANDS if command in entry[2]] or list(COMMANDS)
     game = _game_word(words) if len(chosen) == 1 else None
-    with one_game(game):
+    with narrowed(command if len(chosen) == 1 else None, game):
         for module_name, function, _ in chosen:
             module = importlib.import_module(f".{module_name}", __name__)
             getattr(module, function)(subparsers)

@@ -160,20 +160,31 @@ def search_values(args: argparse.Namespace) -> dict[str, Any]:
 
 
 _only_game: list[str] = []
-"""The game whose sub-commands :func:`add_game_commands` adds alone, while :func:`one_game`
+"""The game whose sub-commands :func:`add_game_commands` adds alone, while :func:`narrowed`
 says so."""
+_only_command: list[str] = []
+"""The command that a module of several adds alone, while :func:`narrowed` says so."""
 
 
 @contextlib.contextmanager
-def one_game(name: str | None) -> Iterator[None]:
-    """Within this block, :func:`add_game_commands` adds the sub-command of the game ``name``
-    alone (of every game when ``name`` is None): a parser for one command line that names
-    its game (:func:`gametree.cli.build_parser`)."""
-    _only_game[:] = [] if name is None else [name]
+def narrowed(command: str | None, game: str | None) -> Iterator[None]:
+    """Within this block, a command module adds the command ``command`` alone
+    (:func:`wanted`), and :func:`add_game_commands` the sub-command of the game ``game``
+    alone (every command, or game, when None): a parser for one command line that names
+    them (:func:`gametree.cli.build_parser`)."""
+    _only_command[:] = [] if command is None else [command]
+    _only_game[:] = [] if game is None else [game]
     try:
         yield
     finally:
+        _only_command.clear()
         _only_game.clear()
+
+
+def wanted(command: str) -> bool:
+    """Whether a command module adds ``command`` to the parser being built (see
+    :func:`narrowed`)."""
+    return not _only_command or _only_command[0] == command
 
 
 def add_game_commands(
@@ -181,7 +192,7 @@ def add_game_commands(
     parent: CliParser,
     specs: dict[str, GameSpec] | None = None,
 ) -> None:
-    """Give ``command`` one sub-command per game (or only :func:`one_game`'s), each with the
+    """Give ``command`` one sub-command per game (or only :func:`narrowed`'s), each with the
     game's options and ``parent``'s."""
     subparsers = command.add_subparsers(dest="game", metavar="GAME", required=True,
                                         parser_class=CliParser)

@@ -33,6 +33,7 @@ from .parser import (
     fail,
     game_options,
     search_values,
+    wanted,
 )
 from .position import add_record_option, game_and_position
 from .report import end_text, position_text, progress_text, result_text
@@ -288,6 +289,8 @@ def add_commands(subparsers: Any) -> None:
          "keep it short, --json for the events as data."),
     )
     for name, run, summary, description in commands:
+        if not wanted(name):
+            continue
         common = CliParser(add_help=False)
         default = TRACE_ALGORITHM if run is run_trace else DEFAULT_ALGORITHM
         add_search_options(common, default_algorithm=default)
