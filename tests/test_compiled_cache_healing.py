@@ -251,6 +251,37 @@ def test_the_check_names_what_is_wrong(compiled: Compiled, tmp_path: Path) -> No
     assert problem() == "its engine module is missing"
 
 
+@pytest.mark.slow
+def test_the_check_reads_only_the_files_changed_since_they_were_listed(
+        compiled: Compiled, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = copy(compiled, tmp_path)
+    module = module_of(cache)
+    source = module.read_text(encoding="utf-8")
+    write_manifest(module)  # the copy's sizes and times
+    read: list[str] = []
+    read_bytes = Path.read_bytes
+
+    def counted(path: Path) -> bytes:
+        read.append(path.name)
+        return read_bytes(path)
+
+    monkeypatch.setattr(Path, "read_bytes", counted)
+
+    def problem() -> str | None:
+        read.clear()
+        return check_files(module, source, lambda index: False)
+
+    assert problem() is None
+    assert read == [module.name]  # the engine module alone: every listed file is as listed
+    [data, *_] = [path for path in machine_code(module) if path.suffix == ".nbc"]
+    status = data.stat()
+    os.utime(data, ns=(status.st_atime_ns, status.st_mtime_ns + 1))
+    assert problem() is None  # another time, the same bytes: read, and found whole
+    assert read == [module.name, data.name]
+    data.write_bytes(read_bytes(data)[:-1] + b"?")
+    assert problem() == f"1 of its {len(machine_code(module))} files is damaged"
+
+
 # -- read-only: used as it is, never written ----------------------------------------------------
 
 

@@ -304,10 +304,18 @@ def machine_code(module: Path) -> list[Path]:
 
 def write_manifest(module: Path) -> None:
     """Mark the kernel of the generated module ``module`` ready: its ``.ready`` manifest names
-    numba's files for it, with the CRC-32 of each. Raises ``OSError`` if it cannot be written;
-    a reader never sees half of it."""
-    files = {file.name: zlib.crc32(file.read_bytes()) for file in machine_code(module)}
-    text = json.dumps({"format": MANIFEST_FORMAT, "files": files}, indent=0, sort_keys=True)
+    numba's files for it, with the CRC-32 of each, and each one's size, modification time and
+    status change time as read before the CRC (:func:`check_files` then reads only a file
+    where one of them changed: any write, ``chmod`` or copy changes the last). Raises
+    ``OSError`` if it cannot be written; a reader never sees half of it."""
+    files: dict[str, int] = {}
+    stats: dict[str, list[int]] = {}
+    for file in machine_code(module):
+        status = file.stat()
+        files[file.name] = zlib.crc32(file.read_bytes())
+        stats[file.name] = [status.st_size, status.st_mtime_ns, status.st_ctime_ns]
+    text = json.dumps({"format": MANIFEST_FORMAT, "files": files, "stats": stats}, indent=0,
+                      sort_keys=True)
     marker = module.with_suffix(READY_SUFFIX)
     temporary = module.with_suffix(f".{os.getpid()}.tmp")
     try:
@@ -319,8 +327,9 @@ def write_manifest(module: Path) -> None:
         raise
 
 
-def _manifest(module: Path) -> dict[str, int] | str:
-    """The files the ``.ready`` manifest of ``module`` lists, or what is wrong with it."""
+def _manifest(module: Path) -> tuple[dict[str, int], dict[str, Any]] | str:
+    """The files the ``.ready`` manifest of ``module`` lists (their checksums, and the sizes
+    and times of those it has them for), or what is wrong with it."""
     try:
         text = module.with_suffix(READY_SUFFIX).read_text(encoding="utf-8")
     except OSError as error:
@@ -334,7 +343,8 @@ def _manifest(module: Path) -> dict[str, int] | str:
                 and all(isinstance(name, str) and _belongs_to(Path(name), module.stem)
                         and "/" not in name and isinstance(checksum, int)
                         for name, checksum in files.items())):
-            return files
+            stats = document.get("stats")
+            return files, stats if isinstance(stats, dict) else {}
     return "its list of files is damaged"
 
 
@@ -343,9 +353,10 @@ def check_files(module: Path, source: str,
     """What is wrong with the cached kernel of the generated module ``module``, in a few words
     for a one-line message (``3 of its 36 files are missing``), or None if it is intact: the
     module holds ``source``, its manifest is whole, and every file it lists is there with its
-    checksum — except that numba adds to an index file when it compiles a function for new
-    argument types, so an index file whose checksum changed is asked about: ``accept_index``
-    reads it as numba would (:func:`gametree.compiled.numbacache.index_problem`)."""
+    checksum (a file whose size and times are those listed is taken as it was, unread) —
+    except that numba adds to an index file when it compiles a function for new argument
+    types, so an index file whose checksum changed is asked about: ``accept_index`` reads it
+    as numba would (:func:`gametree.compiled.numbacache.index_problem`)."""
     try:
         written = module.read_bytes()
     except FileNotFoundError:
@@ -354,15 +365,19 @@ def check_files(module: Path, source: str,
         return f"its engine module cannot be read ({error.strerror or error})"
     if written != source.encode("utf-8"):
         return "its engine module was changed"
-    files = _manifest(module)
-    if isinstance(files, str):
-        return files
+    listed = _manifest(module)
+    if isinstance(listed, str):
+        return listed
+    files, stats = listed
     folder = module.parent / "__pycache__"
     missing = changed = 0
     unreadable: list[str] = []
     for name, checksum in files.items():
         path = folder / name
         try:
+            status = path.stat()
+            if stats.get(name) == [status.st_size, status.st_mtime_ns, status.st_ctime_ns]:
+                continue  # as it was when listed (about 3 MB a kernel not read at each start)
             data = path.read_bytes()
         except FileNotFoundError:
             missing += 1
