@@ -6,13 +6,15 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..frontend import game_options as read_game_options
 from ..game import Game
-from ..records import GameRecord, read_record, record_game
 from ..registry import get, play_line
 from .parser import game_options
+
+if TYPE_CHECKING:
+    from ..records import GameRecord
 
 RECORD_COMMANDS = ("solve", "analyze", "trace", "count", "play")
 """The commands that take ``--record FILE`` (and ``play`` ``--load FILE``) in place of the
@@ -45,6 +47,8 @@ def with_record_game(argv: Sequence[str]) -> list[str]:
                 path = word[len(flag) + 1:]
             else:
                 continue
+            from ..records import read_record  # noqa: PLC0415 - with a record only
+
             return [words[0], read_record(path).game, *words[1:]]
     return words
 
@@ -118,6 +122,8 @@ def _from_record(args: argparse.Namespace, path: str) -> Start:
     if getattr(args, "record", None) and getattr(args, "load", None):
         raise ValueError("give --record (start from a record) or --load (resume a game), "
                          "not both")
+    from ..records import read_record, record_game  # noqa: PLC0415 - 2 ms of every start
+
     record = read_record(path)
     if record.game != args.game:
         raise ValueError(f"{path} is a game of {record.game}, not {args.game}")
