@@ -20,14 +20,8 @@ from typing import Any
 import pytest
 
 from gametree.compiled import ONGOING, CompiledEngine, Kernel
-from gametree.compiled.cache import (
-    CompileLock,
-    cache_info,
-    clear_cache,
-    format_size,
-    header,
-    kernels_directory,
-)
+from gametree.compiled.cache import CompileLock, header, kernels_directory
+from gametree.compiled.cache_contents import cache_info, clear_cache, format_size
 
 from .cli_support import run
 

@@ -44,12 +44,12 @@ from gametree.compiled import numbacache
 from gametree.compiled.cache import (
     MODULE_PREFIX,
     SLUG_LENGTH,
-    cache_info,
     check_files,
     machine_code,
     module_name,
     write_manifest,
 )
+from gametree.compiled.cache_contents import cache_info
 
 NAME = "bones 1,2,3"
 SOLVE = ("solve", "bones", "--heap", "7", "--json")

@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import Any
 
-from ..compiled.cache import (
+from ..compiled.cache_contents import (
     CachedKernel,
     CacheInfo,
     Cleared,

@@ -1,5 +1,6 @@
-"""The on-disk cache of compiled kernels: where it is, what is in it, emptying it, and the lock
-that lets only one process compile a kernel at a time.
+"""The on-disk cache of compiled kernels: where it is, its files, whether a kernel's are whole,
+and the lock that lets only one process compile a kernel at a time (what is in it, and emptying
+it: :mod:`gametree.compiled.cache_contents`).
 
 Every compiled kernel is a generated engine module in the cache's ``kernels`` directory
 (:mod:`gametree.compiled.build`) with a few files beside it, all named after the module (a
@@ -26,7 +27,6 @@ This module only handles files: it never imports numba, so ``gametree cache info
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import errno
 import json
@@ -35,7 +35,6 @@ import re
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +63,6 @@ MANIFEST_FORMAT = 1
 HEADER = "# gametree: the compiled engine of the kernel "
 """The generated module's first line: this text, then the kernel's name as a Python string."""
 
-_HEADER_LINE = re.compile(re.escape(HEADER) + r"(?P<name>'.*'|\".*\")\s*$")
 
 
 def kernels_directory(cache: Path | None = None) -> Path:
@@ -90,62 +88,10 @@ def module_name(kernel_name: str, tag: str) -> str:
     return f"{MODULE_PREFIX}{slug}_{tag}"
 
 
-# -- what is in the cache ------------------------------------------------------------------
+# -- files ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CachedKernel:
-    """One compiled kernel in the cache."""
-
-    name: str
-    """The kernel's name (``connect4 7x6``), as the generated module's first line gives it."""
-
-    module: str
-    """The generated module's name: ``_gametree_engine_<kernel>_<digest>``."""
-
-    ready: bool
-    """True once every entry point was compiled and saved: later processes only load it.
-    False while a process compiles it, or if a compile failed or was interrupted."""
-
-    size: int
-    """Bytes on disk: the module, its markers and numba's machine code."""
-
-    files: tuple[Path, ...] = field(repr=False)
-    """Every file that belongs to it."""
-
-    def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready description."""
-        return {"name": self.name, "module": self.module, "ready": self.ready,
-                "bytes": self.size, "files": len(self.files)}
-
-
-@dataclass(frozen=True)
-class CacheInfo:
-    """What :func:`cache_info` reports."""
-
-    directory: Path
-    """The cache directory (compiled kernels are in its ``kernels`` subdirectory)."""
-
-    kernels: tuple[CachedKernel, ...]
-    """The compiled kernels, by name."""
-
-    size: int
-    """Bytes on disk of everything in the ``kernels`` directory (stray files included)."""
-
-    def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready description."""
-        return {"directory": str(self.directory), "kernels": [k.as_dict() for k in self.kernels],
-                "total_bytes": self.size}
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.lstat().st_size
-    except OSError:  # removed meanwhile
-        return 0
-
-
-def _unlink(file: Path) -> str | None:
+def unlink_file(file: Path) -> str | None:
     """Delete ``file`` (already gone is fine); what went wrong (``path: reason``), if anything."""
     try:
         file.unlink()
@@ -156,7 +102,7 @@ def _unlink(file: Path) -> str | None:
     return None
 
 
-def _files(directory: Path) -> list[Path]:
+def files_in(directory: Path) -> list[Path]:
     """The regular files (and symbolic links) directly in ``directory``; none if it is absent."""
     try:
         entries = list(directory.iterdir())
@@ -165,131 +111,10 @@ def _files(directory: Path) -> list[Path]:
     return [entry for entry in entries if entry.is_symlink() or entry.is_file()]
 
 
-def _kernel_name(module: Path) -> str:
-    """The kernel's name from the module's first line, else the file name's kernel part."""
-    with contextlib.suppress(OSError, UnicodeDecodeError):
-        with module.open(encoding="utf-8") as source:
-            first = source.readline()
-        found = _HEADER_LINE.match(first)
-        if found:
-            with contextlib.suppress(ValueError, SyntaxError):
-                name = ast.literal_eval(found.group("name"))
-                if isinstance(name, str):
-                    return name
-    stem = module.stem[len(MODULE_PREFIX):]
-    return stem.rpartition("_")[0] or stem
-
-
-def _belongs_to(file: Path, module: str) -> bool:
+def belongs_to(file: Path, module: str) -> bool:
     """True if ``file`` is one of the generated ``module``'s own files (not another kernel's
     whose name merely starts the same: the digest ends a module name, then comes a dot)."""
     return file.name.startswith(f"{module}.")
-
-
-def cached_kernels(cache: Path | None = None) -> list[CachedKernel]:
-    """The compiled kernels in ``cache`` (default: :func:`cache_directory`), by name."""
-    directory = kernels_directory(cache)
-    files = _files(directory) + _files(directory / "__pycache__")
-    ours = [file for file in files if file.name.startswith(MODULE_PREFIX)]
-    modules = sorted({file.name.partition(".")[0] for file in ours})
-    found = []
-    for module in modules:
-        belonging = tuple(sorted(file for file in ours if _belongs_to(file, module)))
-        source = directory / f"{module}.py"
-        found.append(CachedKernel(
-            name=_kernel_name(source), module=module,
-            ready=(directory / f"{module}{READY_SUFFIX}").exists() and source.exists(),
-            size=sum(_size(file) for file in belonging), files=belonging))
-    return sorted(found, key=lambda kernel: (kernel.name.casefold(), kernel.module))
-
-
-def cache_info(cache: Path | None = None) -> CacheInfo:
-    """Where the cache is, the kernels compiled in it and the space they take."""
-    directory = cache_directory() if cache is None else cache
-    kernels = tuple(cached_kernels(directory))
-    folder = kernels_directory(directory)
-    total = sum(_size(file) for file in _files(folder) + _files(folder / "__pycache__"))
-    return CacheInfo(directory=directory, kernels=kernels, size=total)
-
-
-@dataclass(frozen=True)
-class Cleared:
-    """What :func:`clear_cache` did."""
-
-    directory: Path
-    """The cache directory."""
-
-    removed: tuple[CachedKernel, ...]
-    """The kernels deleted."""
-
-    freed: int
-    """Bytes freed."""
-
-    busy: tuple[CachedKernel, ...] = ()
-    """Kernels left alone because another process is compiling them right now."""
-
-    failed: tuple[str, ...] = ()
-    """Why some files could not be deleted (``path: reason``); their kernels stay listed."""
-
-    def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready description."""
-        return {"directory": str(self.directory),
-                "removed": [kernel.as_dict() for kernel in self.removed],
-                "freed_bytes": self.freed, "busy": [kernel.as_dict() for kernel in self.busy],
-                "failed": list(self.failed)}
-
-
-def clear_cache(cache: Path | None = None) -> Cleared:
-    """Delete the compiled kernels of ``cache`` (default: :func:`cache_directory`).
-
-    Only the files of generated engine modules in the cache's ``kernels`` directory (and its
-    ``__pycache__``) are deleted, then those two directories if nothing else is left in them:
-    whatever else is there, or anywhere else, stays. A kernel that another process is
-    compiling at this moment is left alone (it is listed in :attr:`Cleared.busy`). Safe when
-    the directory does not exist; a file that cannot be deleted is reported in
-    :attr:`Cleared.failed`, not raised.
-    """
-    directory = cache_directory() if cache is None else cache
-    folder = kernels_directory(directory)
-    removed, busy, failed = [], [], []
-    freed = 0
-    for kernel in cached_kernels(directory):
-        lock = CompileLock(folder / f"{kernel.module}{LOCK_SUFFIX}")
-        if not lock.acquire(blocking=False):
-            busy.append(kernel)
-            continue
-        complete = True
-        try:
-            # The lock file last (taking the lock may just have created it).
-            for file in [*(f for f in kernel.files if f != lock.path), lock.path]:
-                size = _size(file)  # 0 once gone: a file removed meanwhile frees nothing here
-                problem = _unlink(file)
-                if problem is None:
-                    freed += size
-                else:
-                    failed.append(problem)
-                    complete = False
-        finally:
-            lock.release()
-        if complete:
-            removed.append(kernel)
-    for empty in (folder / "__pycache__", folder):
-        with contextlib.suppress(OSError):  # absent, or not empty: it stays
-            empty.rmdir()
-    return Cleared(directory=directory, removed=tuple(removed), freed=freed, busy=tuple(busy),
-                   failed=tuple(failed))
-
-
-def format_size(size: int) -> str:
-    """A size in bytes for people: ``812 bytes``, ``46.2 KiB``, ``1.6 MiB``."""
-    if size < 1024:
-        return f"{size} bytes" if size != 1 else "1 byte"
-    value = float(size)
-    for unit in ("KiB", "MiB", "GiB"):
-        value /= 1024
-        if value < 1024 or unit == "GiB":
-            break
-    return f"{value:.1f} {unit}"
 
 
 # -- a kernel's files: complete or damaged ---------------------------------------------------
@@ -298,8 +123,8 @@ def format_size(size: int) -> str:
 def machine_code(module: Path) -> list[Path]:
     """numba's files for the generated module at ``module`` (in the ``__pycache__`` beside
     it), without the temporary files of a save in progress."""
-    return sorted(file for file in _files(module.parent / "__pycache__")
-                  if _belongs_to(file, module.stem) and ".tmp." not in file.name)
+    return sorted(file for file in files_in(module.parent / "__pycache__")
+                  if belongs_to(file, module.stem) and ".tmp." not in file.name)
 
 
 def write_manifest(module: Path) -> None:
@@ -340,7 +165,7 @@ def _manifest(module: Path) -> tuple[dict[str, int], dict[str, Any]] | str:
         document = json.loads(text)
         files = document.get("files") if isinstance(document, dict) else None
         if (document.get("format") == MANIFEST_FORMAT and isinstance(files, dict)
-                and all(isinstance(name, str) and _belongs_to(Path(name), module.stem)
+                and all(isinstance(name, str) and belongs_to(Path(name), module.stem)
                         and "/" not in name and isinstance(checksum, int)
                         for name, checksum in files.items())):
             stats = document.get("stats")
@@ -405,11 +230,11 @@ def discard(module: Path) -> list[str]:
     what could not be deleted (``path: reason``)."""
     failed = []
     folder = module.parent
-    others = [file for file in _files(folder) + _files(folder / "__pycache__")
-              if _belongs_to(file, module.stem)
+    others = [file for file in files_in(folder) + files_in(folder / "__pycache__")
+              if belongs_to(file, module.stem)
               and file.suffix not in (READY_SUFFIX, LOCK_SUFFIX)]
     for file in [module.with_suffix(READY_SUFFIX), *others]:
-        problem = _unlink(file)
+        problem = unlink_file(file)
         if problem is not None:
             failed.append(problem)
     return failed
