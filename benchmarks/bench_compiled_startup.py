@@ -46,6 +46,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from measure import installed_environment
+
 PARSED = """
 import sys
 from gametree.cli import build_parser
@@ -104,8 +106,7 @@ class Line:
 def environment_for(source: Path | None, bytecode: Path) -> dict[str, str]:
     """The environment of a gametree process: the package from ``source`` (default: the one
     this Python imports) and bytecode kept in ``bytecode``."""
-    environment = dict(os.environ, PYTHONPYCACHEPREFIX=str(bytecode))
-    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    environment = installed_environment(bytecode)
     if source is not None:
         environment["PYTHONPATH"] = str(source)
     return environment

@@ -7,7 +7,11 @@ Each build is the real command, ``python -m gametree db build connect4 --width W
 --plies P --db FILE --workers N --quiet``, in a process of its own, on a new database: its wall
 time (Python's start, the workers' start, enumeration, frontier, back-up: all of it) and its
 processor time (user + system, the builder's and its worker processes'), with the load
-average before it. The 1- and 2-worker builds alternate, ``--repeat`` times, so that both see
+average before it. Its Python modules run from bytecode compiled once, by an untimed warm-up
+build, into a temporary ``PYTHONPYCACHEPREFIX``, as an installed package's do (where
+``PYTHONDONTWRITEBYTECODE`` is set, as on this project's development machines, every build
+would otherwise compile gametree's sources anew: about a tenth of a second of each). The 1-
+and 2-worker builds alternate, ``--repeat`` times, so that both see
 the same moments of a shared machine; ``--ray`` adds a build on ``--executor ray --workers 2``
 (Ray's own start included). Every database is exported and compared: the same rows whoever
 built them.
@@ -63,6 +67,7 @@ from gametree.db.check import export_rows
 from gametree.db.store import Database
 from gametree.options import parse_bytes
 from gametree.registry import make
+from measure import installed_environment
 
 
 def children_cpu() -> float:
@@ -76,7 +81,8 @@ def frontier_options(game: Any, args: argparse.Namespace) -> SearchOptions:
     return frontier_search(game, SearchOptions(book=False, table_memory=args.table_memory))
 
 
-def timed_build(path: Path, args: argparse.Namespace, flags: list[str]) -> tuple[float, float]:
+def timed_build(path: Path, args: argparse.Namespace, flags: list[str],
+                environment: dict[str, str]) -> tuple[float, float]:
     """Run one build on a new database at ``path``: its wall and processor seconds."""
     command = [sys.executable, "-m", "gametree", "db", "build", "connect4",
                "--width", str(args.width), "--height", str(args.height),
@@ -85,7 +91,7 @@ def timed_build(path: Path, args: argparse.Namespace, flags: list[str]) -> tuple
         command += ["--table-memory", str(args.table_memory)]
     cpu = children_cpu()
     began = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=environment)
     wall = time.perf_counter() - began
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr}")
@@ -269,11 +275,14 @@ def main() -> None:
     cpus: dict[str, list[float]] = {label: [] for label in runs}
     exports = []
     with tempfile.TemporaryDirectory() as folder:
+        environment = installed_environment(Path(folder) / "bytecode")
+        # The warm-up compiles the bytecode (and the kernel, if the cache lacks it).
+        timed_build(Path(folder) / "warm-up.db", args, ["--workers", "2"], environment)
         for repeat in range(args.repeat):
             for number, (label, flags) in enumerate(runs.items()):
                 path = Path(folder) / f"book-{repeat}-{number}.db"
                 load = os.getloadavg()[0]
-                wall, cpu = timed_build(path, args, flags)
+                wall, cpu = timed_build(path, args, flags, environment)
                 walls[label].append(wall)
                 cpus[label].append(cpu)
                 print(f"run {repeat + 1}, {label}: {wall:.2f} s wall, {cpu:.2f} s cpu "

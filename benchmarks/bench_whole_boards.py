@@ -52,6 +52,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from measure import installed_environment
+
 BOARDS = ("6x4", "6x5", "7x5", "6x6", "8x4", "7x6")
 _SCORE = re.compile(r"Final strong score is (-?\d+)")
 _NODES = re.compile(r"Total\s*=\s*([\d,.']+)")
@@ -118,14 +120,6 @@ def gametree_command(board: str, threads: int, moves: str | None = None) -> list
     return command
 
 
-def bytecode_environment(directory: str) -> dict[str, str]:
-    """The environment of the gametree runs: bytecode written to and read from
-    ``directory``."""
-    environment = dict(os.environ, PYTHONPYCACHEPREFIX=directory)
-    environment.pop("PYTHONDONTWRITEBYTECODE", None)
-    return environment
-
-
 def run_gametree(board: str, threads: int, timeout: float, environment: dict[str, str]) -> Run:
     """``gametree solve connect4`` on the empty board (after a warm-up that loads its kernel)."""
     width = int(board.split("x", maxsplit=1)[0])
@@ -182,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     boards = [board.strip() for board in args.boards.split(",") if board.strip()]
     thread_counts = [int(count) for count in args.threads.split(",")]
     bytecode = tempfile.TemporaryDirectory(prefix="gametree-bytecode-")
-    environment = bytecode_environment(bytecode.name)
+    environment = installed_environment(bytecode.name)
     print(f"load average before: {os.getloadavg()}", flush=True)
     if args.repeat > 1:
         print(f"each solver's median of {args.repeat} runs, alternating", flush=True)
