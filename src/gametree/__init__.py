@@ -13,7 +13,7 @@ Describe a game by implementing :class:`Game`, then search it::
 tier (the compiled engine when the game has a kernel); see :mod:`gametree.service`.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .game import (
     CHANCE,
@@ -27,6 +27,7 @@ from .game import (
     TooDeepError,
 )
 from .games.tree import GameTree, load_tree
+from .lazy import lazy_names
 from .options import EngineTuning, SearchOptions
 from .result import MoveValue, SearchResult, SearchStats
 from .service import SearchSession, SessionBusyError, iterate, search, solve_batch, tier_for
@@ -46,15 +47,8 @@ search does not (a third of a ``gametree solve``'s own imports), and a compiled 
 the reference algorithms."""
 
 
-def __getattr__(name: str) -> Any:
-    """The names of :data:`_LAZY`, imported on first use."""
-    if name in _LAZY:
-        import importlib  # noqa: PLC0415 - only when a lazy name is asked for
-
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_names(__name__, _LAZY, globals())
+"""The names of :data:`_LAZY`, imported on first use."""
 
 __all__ = [
     "CHANCE",

@@ -35,7 +35,6 @@ database built for one variant of a game is refused for any other (:meth:`Databa
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import sqlite3
 import time
@@ -46,6 +45,7 @@ from typing import Any
 
 from ..game import Game
 from ..values import proven_result, proven_value
+from .variant import describe_variant, fingerprint
 
 SCHEMA_VERSION = 1
 """The version of the layout below; a file of another version is refused."""
@@ -139,36 +139,10 @@ def key_text(key: Any) -> str:
     return repr(key)
 
 
-def fingerprint(game: Game[Any, Any]) -> str:
-    """A digest of the game's class and plain settings (numbers, strings, tuples: board size,
-    rows, rules), so that a database is never used for another variant of a game."""
-    parts = [f"{type(game).__module__}.{type(game).__qualname__}"]
-    for name, value in sorted(vars(game).items()):
-        if not name.startswith("_") and isinstance(value, (bool, int, str, tuple, frozenset)):
-            parts.append(f"{name}={value!r}")
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
-
-
 def options_text(options: Mapping[str, Any]) -> str:
     """Game options as canonical JSON (tuples as lists, keys sorted)."""
     return json.dumps({name: list(value) if isinstance(value, tuple) else value
                        for name, value in options.items()}, sort_keys=True)
-
-
-def describe_variant(game: str, options: Mapping[str, Any]) -> str:
-    """``connect4 --height 4 --width 4``: a variant as the command line writes it."""
-    words = [game]
-    for name, value in sorted(options.items()):
-        flag = f"--{name.replace('_', '-')}"
-        if value is True:
-            words.append(flag)
-        elif value is False or value is None:
-            continue
-        elif isinstance(value, (list, tuple)):
-            words.append(f"{flag} {','.join(map(str, value))}")
-        else:
-            words.append(f"{flag} {value}")
-    return " ".join(words)
 
 
 class Database:
