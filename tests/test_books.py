@@ -5,9 +5,13 @@ own; ``book=False`` (``--no-book``) searches; the command line builds one with `
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -163,3 +167,31 @@ def test_book_directories_follow_the_environment(tmp_path: Path,
     monkeypatch.delenv(books.BOOKS_ENV)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert books.book_directories() == [tmp_path / "gametree" / "books", books.PACKAGE_BOOKS]
+
+
+def test_the_books_found_are_remembered_for_the_next_process(tmp_path: Path) -> None:
+    # A process that read which variants the files of the book directories hold keeps that in
+    # the cache directory: the next one, with the same files, opens none of them (a search
+    # of a variant without a book imports no SQLite); a book added changes the files.
+    directory = tmp_path / "books"
+    directory.mkdir()
+    (directory / "junk.db").write_text("not a database")  # opened (and refused) once
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    env = dict(os.environ, GAMETREE_CACHE_DIR=str(cache), **{books.BOOKS_ENV: str(directory)})
+    script = ("import json, sys; from gametree import search; from gametree.registry import "
+              "make; found = search(make('tictactoe'), tier='python'); "
+              "print(json.dumps([found.source, 'sqlite3' in sys.modules]))")
+
+    def searched() -> list[Any]:
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                              text=True, check=True, timeout=120)
+        answer: list[Any] = json.loads(done.stdout)
+        return answer
+
+    assert searched() == ["search", True]
+    assert searched() == ["search", False]
+    build(BuildRequest(str(directory / "tictactoe.db"), "tictactoe", {}, plies=1,
+                       search=SearchOptions(tier="python"), plan=BuildPlan(workers=1)))
+    assert searched() == ["book", True]
+    assert searched() == ["book", True]  # the book itself is SQLite

@@ -439,9 +439,10 @@ def can_mount(directory: Path) -> bool:
 
 def kernel_files(left: list[str]) -> list[str]:
     """The files of ``left`` (paths in a cache) that belong to compiled kernels: all but the
-    installed plugins' entry points (:mod:`gametree.entry_points`), a few hundred bytes that
-    fit where a kernel does not."""
-    return [path for path in left if not Path(path).name.startswith("entry-points-")]
+    installed plugins' entry points (:mod:`gametree.entry_points`) and the books' index
+    (:mod:`gametree.db.books`), a few hundred bytes each that fit where a kernel does not."""
+    return [path for path in left if not Path(path).name.startswith("entry-points-")
+            and Path(path).name != "books-index.json"]
 
 
 def on_a_full_disk(cache: Path, room: int, full: Path) -> tuple[subprocess.CompletedProcess[str],

@@ -3,7 +3,7 @@ next.
 
 Finding them means reading the metadata of every installed distribution through
 :mod:`importlib.metadata`, whose import and scan take about 20 ms: on every command, for the
-plugins' games. What a scan found is kept in the cache directory
+plugins' games. What a scan found is kept (:mod:`gametree.remembered`) in the cache directory
 (:func:`gametree.cachedir.cache_directory`, once a compiled kernel has made it) with a digest
 of where the metadata lies: ``sys.path``, and in each of its directories the names and
 modification times of the distributions' metadata directories (``*.dist-info``,
@@ -20,21 +20,18 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .cachedir import cache_directory
+from .remembered import KEPT, recall, remember
 
 FILE_FORMAT = 2
-"""The version of the cache file's layout."""
-
-KEPT = 8
-"""The scans the cache file keeps, by path stamp: the most recently written."""
+"""The version of the cache file's layout (:mod:`gametree.remembered`'s, each scan a list of
+``[name, value, source]``)."""
 
 
 @dataclass(frozen=True)
@@ -61,11 +58,12 @@ def declared(group: str) -> list[Declared]:
     the cache written, when it can be)."""
     cache = _cache_file(group)
     stamp = _path_stamp()
-    kept = _read(cache)
-    found = kept.get(stamp)
+    kept = recall(cache, FILE_FORMAT)
+    found = _decoded(kept.get(stamp))
     if found is None:
         found = _scan(group)
-        _write(cache, stamp, found, kept)
+        remember(cache, FILE_FORMAT, stamp,
+                 [[entry.name, entry.value, entry.source] for entry in found], kept)
     return found
 
 
@@ -109,37 +107,13 @@ def _scan(group: str) -> list[Declared]:
     return found
 
 
-def _read(cache: Path) -> dict[str, list[Declared]]:
-    """The cached scans by the stamp of the path they were made with (oldest first): none if
-    there is no cache file, or it is not one of ours."""
+def _decoded(scan: Any) -> list[Declared] | None:
+    """A kept scan's entry points, or None if there is none (or it is not one of ours)."""
     try:
-        document = json.loads(cache.read_text(encoding="utf-8"))
-        if document["format"] != FILE_FORMAT:
-            return {}
-        return {str(stamp): [Declared(str(name), str(value), str(source))
-                             for name, value, source in entries]
-                for stamp, entries in document["scans"]}
-    except (OSError, ValueError, KeyError, TypeError):  # none yet, or not one of ours
-        return {}
+        return None if scan is None else [Declared(str(name), str(value), str(source))
+                                          for name, value, source in scan]
+    except (ValueError, TypeError):
+        return None
 
 
-def _write(cache: Path, stamp: str, found: list[Declared],
-           kept: dict[str, list[Declared]]) -> None:
-    """Keep the scan for the next process, after the last of the ``kept`` ones (which hold no
-    scan for ``stamp``: it was made because none was found), in the cache directory if there
-    is one (a command that reads the cache, such as ``gametree cache info``, makes none); a
-    cache that cannot be written is only slower."""
-    if not cache.parent.is_dir():
-        return
-    scans = [*list(kept.items())[1 - KEPT:], (stamp, found)]
-    document = {"format": FILE_FORMAT, "scans": [
-        [kept_stamp, [[entry.name, entry.value, entry.source] for entry in entries]]
-        for kept_stamp, entries in scans]}
-    temporary = cache.with_name(f"{cache.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        with open(temporary, "w", encoding="utf-8") as file:
-            json.dump(document, file)
-        os.replace(temporary, cache)  # whole or not at all, whoever reads it meanwhile
-    except OSError:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
+__all__ = ["KEPT", "Declared", "declared"]

@@ -13,21 +13,29 @@ else the user's book directory (``$XDG_DATA_HOME/gametree/books``, by default
 ``~/.local/share/gametree/books``: where ``db build --install`` writes) and the books shipped in
 the package (``gametree/db/data``). A file there is a book for the variant it was built for if
 its build finished and started from the game's initial position; the first found for a variant
-is used. A process looks once, at its first search of a variant (:func:`forget` looks again).
+is used. A process looks once, at its first search of a variant (:func:`forget` looks again);
+what it found is kept in the cache directory for the next process, under a stamp of the
+files' names, sizes and times (:mod:`gametree.remembered`), so that a search of a variant
+without a book opens no file and imports no SQLite.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..cachedir import cache_directory
 from ..game import Game
+from ..remembered import recall, remember
 from ..result import SearchResult
-from .answer import SolutionDatabase
-from .store import Database, DatabaseError, describe_variant, fingerprint
+from .variant import describe_variant, fingerprint
+
+if TYPE_CHECKING:
+    from .answer import SolutionDatabase
 
 BOOKS_ENV = "GAMETREE_BOOKS"
 """The environment variable naming the book directories (``os.pathsep``-separated); set, it
@@ -64,6 +72,8 @@ def book_file_name(game: str, options: dict[str, Any]) -> str:
 def default_book_path(game: str, options: dict[str, Any]) -> Path:
     """Where ``db build --install`` writes the book of a variant: in the first book directory
     (the user's, unless :data:`BOOKS_ENV` names others)."""
+    from .store import DatabaseError  # noqa: PLC0415 - SQLite only once a book is at stake
+
     directories = book_directories()
     if not directories:
         raise DatabaseError(f"{BOOKS_ENV} is set and empty: there is no book directory to "
@@ -75,6 +85,8 @@ class Book:
     """An installed book, open for searches of one variant (safe in any thread)."""
 
     def __init__(self, path: Path, game: Game[Any, Any]) -> None:
+        from .answer import SolutionDatabase  # noqa: PLC0415 - SQLite only for a book
+
         self.database: SolutionDatabase[Any, Any] = SolutionDatabase(path, game)
         self.path = path
         """The book's file."""
@@ -126,6 +138,8 @@ def _book_of(game: Game[Any, Any], variant: str) -> Book | None:
             path = index.get(variant)
             book = None
             if path is not None:
+                from .store import DatabaseError  # noqa: PLC0415 - SQLite only for a book
+
                 try:
                     book = Book(path, game)
                 except DatabaseError:
@@ -167,26 +181,75 @@ if hasattr(os, "register_at_fork"):  # POSIX: elsewhere there is no fork
     os.register_at_fork(after_in_child=_forked)
 
 
+INDEX_FORMAT = 1
+"""The version of the index file's layout (:mod:`gametree.remembered`'s, each finding a
+mapping of fingerprints to book files)."""
+
+
 def _find() -> dict[str, Path]:
-    """Look through the book directories (called with the lock held)."""
+    """Look through the book directories (called with the lock held): the variant of each
+    book file, as a process that saw the same files found them (the index in the cache
+    directory, :mod:`gametree.remembered`), else read from each file. A search of a variant
+    with no book then imports no SQLite (6 ms of a command's start)."""
     global _index  # noqa: PLW0603 - replaced whole
-    found: dict[str, Path] = {}
-    for directory in book_directories():
-        try:
-            files = sorted(directory.glob(f"*{SUFFIX}"))
-        except OSError:
-            continue
-        for file in files:
+    listing = _listing()
+    stamp = _stamp(listing)
+    index = cache_directory() / "books-index.json"
+    kept = recall(index, INDEX_FORMAT)
+    found = _paths(kept.get(stamp))
+    if found is None:
+        found = {}
+        for file in (file for _directory, files in listing for file in files):
             variant = _book_variant(file)
             if variant is not None and variant not in found:
                 found[variant] = file
+        remember(index, INDEX_FORMAT, stamp,
+                 {variant: str(file) for variant, file in found.items()}, kept)
     _index = found
     return found
+
+
+def _listing() -> list[tuple[Path, list[Path]]]:
+    """Each book directory and the files in it that may be books, in order."""
+    listing = []
+    for directory in book_directories():
+        try:
+            listing.append((directory, sorted(directory.glob(f"*{SUFFIX}"))))
+        except OSError:
+            continue
+    return listing
+
+
+def _stamp(listing: list[tuple[Path, list[Path]]]) -> str:
+    """A digest of the directories and of each file's (and its write-ahead log's) name, size
+    and times: a book built, finished, replaced or removed changes it."""
+    digest = hashlib.sha256()
+    for directory, files in listing:
+        digest.update(f"\0{directory}\0".encode("utf-8", "surrogateescape"))
+        for file in files:
+            for part in (file, file.with_name(file.name + "-wal")):
+                try:
+                    status = part.stat()
+                except OSError:
+                    continue
+                digest.update(f"{part.name}\0{status.st_size}\0{status.st_mtime_ns}\0"
+                              f"{status.st_ctime_ns}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def _paths(kept: Any) -> dict[str, Path] | None:
+    """A kept index as fingerprints and paths, or None if there is none (or it is not one of
+    ours)."""
+    if not isinstance(kept, dict):
+        return None
+    return {str(variant): Path(str(file)) for variant, file in kept.items()}
 
 
 def _book_variant(file: Path) -> str | None:
     """The fingerprint of the variant ``file`` is a finished book of, built from the start;
     ``None`` for any other file."""
+    from .store import Database, DatabaseError  # noqa: PLC0415 - SQLite only to read a file
+
     try:
         with Database.open(file) as database:
             meta = database.meta
