@@ -173,12 +173,13 @@ def test_a_compiled_solve_imports_only_what_it_runs() -> None:
     # A short command's time is mostly its start-up: the Python tier's engine, the reference
     # algorithms, numba, numpy, llvmlite (the images are opened as shared libraries where
     # there is a linker), logging, socket (Ctrl-C's watcher wakes through a pipe), traceback,
-    # game records (no --record given) and the other games' modules are not imported for a
-    # compiled solve.
+    # game records (no --record given), SQLite (no book for 4x4, as the first run found) and
+    # the other games' modules are not imported for a compiled solve.
     script = ("import sys; from gametree.cli import main; main(['solve', 'connect4', "
               "'--width', '4', '--height', '4', '--json']); print(sorted(set(sys.modules) & "
               "{'gametree.engine', 'gametree.reference', 'numba', 'numpy', 'llvmlite', "
-              "'logging', 'socket', 'traceback', 'gametree.records', 'gametree.games.tictactoe', "
+              "'logging', 'socket', 'traceback', 'gametree.records', 'sqlite3', "
+              "'gametree.games.tictactoe', "
               "'gametree.games.chess', 'gametree.games.nim', 'gametree.games.openspiel'}))")
     for _ in range(2):  # the first compiles the kernel if the run's cache lacks it
         done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
