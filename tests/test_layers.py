@@ -43,6 +43,10 @@ LAYERS: dict[str, int] = {
     "gametree.plugins": RULES,
     "gametree.entry_points": RULES,
     "gametree.cachedir": RULES,
+    # Plumbing any layer may use: names imported on first use, findings kept between
+    # processes in the cache directory.
+    "gametree.lazy": RULES,
+    "gametree.remembered": RULES,
     "gametree.view": RULES,
     "gametree.result": RULES,
     "gametree.compiled.kernel": RULES,
