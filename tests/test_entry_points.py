@@ -14,6 +14,7 @@ import pytest
 
 from gametree import entry_points
 from gametree.cachedir import CACHE_ENV
+from gametree.remembered import recall, remember
 
 GROUP = "gametree.test-entry-points"
 
@@ -129,3 +130,13 @@ def test_a_process_that_finds_the_cache_imports_no_metadata_reader(tmp_path: Pat
                            text=True, check=True, timeout=120).stdout.strip()
             for _ in range(2)]
     assert runs == ["True", "False"]
+
+
+def test_a_kept_finding_its_reader_cannot_use_is_replaced_not_kept_twice(
+        tmp_path: Path) -> None:
+    file = tmp_path / "findings.json"
+    remember(file, 1, "older", ["kept"], {})
+    remember(file, 1, "stamp", {"not": "what the reader wants"}, recall(file, 1))
+    remember(file, 1, "stamp", ["found again"], recall(file, 1))
+    assert json.loads(file.read_text())["scans"] == [["older", ["kept"]],
+                                                     ["stamp", ["found again"]]]

@@ -37,11 +37,13 @@ def recall(file: Path, form: int) -> dict[str, Any]:
 
 def remember(file: Path, form: int, stamp: str, value: Any, kept: dict[str, Any]) -> None:
     """Keep ``value`` (JSON) under ``stamp`` in ``file``, after the last of the ``kept``
-    findings (:func:`recall`'s, which hold none for ``stamp``), if the cache directory is
-    there; whole or not at all, whoever reads it meanwhile."""
+    findings (:func:`recall`'s; one under ``stamp`` itself, which its reader could not use,
+    is replaced), if the cache directory is there; whole or not at all, whoever reads it
+    meanwhile."""
     if not file.parent.is_dir():
         return
-    scans = [*list(kept.items())[1 - KEPT:], (stamp, value)]
+    others = [(old, found) for old, found in kept.items() if old != stamp]
+    scans = [*others[1 - KEPT:], (stamp, value)]
     document = {"format": form, "scans": [[old, found] for old, found in scans]}
     temporary = file.with_name(f"{file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
